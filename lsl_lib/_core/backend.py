@@ -1,0 +1,89 @@
+"""The numba switch.
+
+numba is optional at run time and never imported or compiled when ``lsl_lib`` is
+imported. A topic module marks its compiled loops with :func:`jit`; the first call
+of one imports numba and rebinds every marked function visible in its module (its
+own and those it imported from other modules) to its ``numba.njit(cache=True)``
+dispatcher, so marked functions may call each other.
+Without numba (or with ``LSL_NUMBA=0``) the same functions stay plain Python: the
+estimators then run their numpy reference instead (see :func:`resolve_backend`).
+"""
+import functools
+import importlib.util
+import os
+import sys
+
+BACKENDS = ("auto", "numba", "numpy")
+
+
+def numba_available():
+    """True when numba is importable and not disabled by ``LSL_NUMBA=0``."""
+    if os.environ.get("LSL_NUMBA", "1").strip().lower() in ("0", "false", "no", "off"):
+        return False
+    return importlib.util.find_spec("numba") is not None
+
+
+def resolve_backend(backend):
+    """Turn ``backend='auto'|'numba'|'numpy'`` into the path that will run.
+
+    Raises
+    ------
+    ValueError
+        If ``backend`` is not one of the three names.
+    ImportError
+        If ``backend='numba'`` is asked for but numba cannot be used.
+    """
+    if backend not in BACKENDS:
+        raise ValueError(f"backend must be one of {BACKENDS}, got {backend!r}.")
+    if backend == "numpy":
+        return "numpy"
+    if numba_available():
+        return "numba"
+    if backend == "numba":
+        raise ImportError(
+            "backend='numba' was requested but numba is not importable or is disabled "
+            "by LSL_NUMBA=0; install numba or use backend='numpy'."
+        )
+    return "numpy"
+
+
+_dispatchers = {}  # python function -> its numba dispatcher
+
+
+def _dispatcher(func):
+    """The ``numba.njit(cache=True)`` dispatcher of ``func``, created once."""
+    dispatcher = _dispatchers.get(func)
+    if dispatcher is None:
+        import numba
+
+        dispatcher = _dispatchers[func] = numba.njit(cache=True)(func)
+        _bind_module(sys.modules[func.__module__])
+    return dispatcher
+
+
+def _bind_module(module):
+    """Rebind every lazy compiled loop visible in ``module`` to its dispatcher.
+
+    numba resolves the functions a compiled loop calls through the globals of its
+    module, so they must be dispatchers, not the lazy wrappers, by then.
+    """
+    for name, value in list(vars(module).items()):
+        py_func = getattr(value, "py_func", None)
+        if getattr(value, "_lsl_lazy", False):
+            setattr(module, name, _dispatcher(py_func))
+
+
+def jit(func):
+    """Mark ``func`` as a compiled loop, compiled by numba on its first call.
+
+    Until then (and always, on the numpy path) ``func.py_func`` is the plain
+    Python function.
+    """
+
+    @functools.wraps(func)
+    def lazy(*args):
+        return _dispatcher(func)(*args)
+
+    lazy.py_func = func
+    lazy._lsl_lazy = True
+    return lazy

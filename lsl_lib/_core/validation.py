@@ -1,0 +1,35 @@
+"""Checks of user input that scikit-learn's own validation does not cover.
+
+Array checks (NaN, inf, shapes, sparse formats, dtypes) go through
+``sklearn.utils.validation.validate_data`` in each estimator; parameter types and
+ranges through ``_parameter_constraints``. What is left is what depends on the
+data: a batch size against n, labels against a loss.
+"""
+import numpy as np
+
+
+def check_batch_size(batch_size, n_samples):
+    """Raise ``ValueError`` unless ``1 <= batch_size <= n_samples``."""
+    if batch_size > n_samples:
+        raise ValueError(
+            f"batch_size={batch_size} is larger than n_samples={n_samples}; "
+            "a mini-batch takes k <= n distinct examples."
+        )
+
+
+def signed_binary_labels(y, classes):
+    """Map binary labels ``classes[0]``, ``classes[1]`` to -1.0, +1.0."""
+    return np.where(y == classes[1], 1.0, -1.0)
+
+
+def check_n_classes(classes, loss, binary_losses):
+    """Raise ``ValueError`` unless the labels suit the loss."""
+    if len(classes) < 2:
+        raise ValueError(
+            f"y has one class ({classes[0]!r}); a classifier needs at least two."
+        )
+    if loss in binary_losses and len(classes) != 2:
+        raise ValueError(
+            f"Only binary classification is supported with loss={loss!r}, but y has "
+            f"{len(classes)} classes; use loss='multiclass_hinge' or loss='softmax'."
+        )

@@ -1,0 +1,848 @@
+r"""Pegasos: primal estimated sub-gradient solver for SVM, and its other losses.
+
+Pegasos minimises the regularised empirical risk of :mod:`lsl_lib.losses`,
+
+.. math::
+
+    f(w) = \frac{\lambda}{2}\|w\|^2 + \frac{1}{n}\sum_{i=1}^n \ell(y_i, \langle w, x_i\rangle),
+
+by stochastic subgradient steps with step size :math:`\eta_t = 1/(\lambda t)`. At
+iteration :math:`t` it draws a mini-batch :math:`A_t` of :math:`k` examples and sets
+
+.. math::
+
+    w_{t+\frac12} = (1 - \eta_t\lambda)\, w_t
+        - \frac{\eta_t}{k}\sum_{i\in A_t} \partial_s\ell(y_i, \langle w_t, x_i\rangle)\, x_i,
+    \qquad
+    w_{t+1} = \min\Bigl(1, \frac{1/\sqrt{\lambda}}{\|w_{t+\frac12}\|}\Bigr) w_{t+\frac12}.
+
+For the hinge loss the sum runs over the margin violators
+:math:`A_t^+ = \{i \in A_t : y_i\langle w_t, x_i\rangle < 1\}` and adds
+:math:`\frac{\eta_t}{k} y_i x_i`. The subgradient is evaluated at :math:`w_t`; the
+shrink :math:`1 - \eta_t\lambda` is applied first. At :math:`t = 1` it is exactly
+0, so :math:`w_2` is the first mini-batch's step alone: shrinking after the step
+would throw that step away. The projection onto the ball of radius
+:math:`1/\sqrt{\lambda}` (which contains the optimum of the hinge problem) is
+optional. Multiclass losses use a weight matrix :math:`W \in \mathbb{R}^{K\times d}`
+and the Frobenius norm; it is one problem, not K one-vs-rest problems.
+
+Two paths run the iterations on the same index array (:mod:`lsl_lib._core.sampling`):
+:func:`pegasos_numpy_chunk`, the readable reference, and :func:`pegasos_numba_chunk`,
+the compiled loop, which stores :math:`w = a\,v` so that the shrink costs O(1) and a
+step costs O(nnz(x_i)), as in Shalev-Shwartz et al. (2011, Section 4) and
+scikit-learn's ``SGDClassifier``.
+
+References
+----------
+Shalev-Shwartz, Singer, Srebro, Cotter. Pegasos: primal estimated sub-gradient
+solver for SVM. Mathematical Programming 127(1), 3-30, 2011.
+
+Rakhlin, Shamir, Sridharan. Making gradient descent optimal for strongly convex
+stochastic optimization. ICML 2012 (suffix averaging).
+"""
+from numbers import Integral, Real
+
+import numpy as np
+import scipy.sparse as sp
+from scipy.optimize import minimize
+from scipy.special import expit, softmax
+from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, _fit_context
+from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils.metaestimators import available_if
+from sklearn.utils.multiclass import _check_partial_fit_first_call, check_classification_targets
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from lsl_lib._core.backend import BACKENDS, jit, resolve_backend
+from lsl_lib._core.random import check_random_state
+from lsl_lib._core.sampling import SCHEMES, sample_indices
+from lsl_lib._core.trace import Trace, chunk_bounds
+from lsl_lib._core.validation import check_batch_size, check_n_classes, signed_binary_labels
+from lsl_lib.losses import LOSSES, get_loss, primal_objective, score_subgradient
+
+AVERAGING = ("none", "uniform", "suffix")
+
+
+class PegasosState:
+    """Where a Pegasos run stands: the iterate, the running sum for averaging, t.
+
+    Attributes
+    ----------
+    W : ndarray of shape (K, d)
+        The last iterate :math:`w_{t+1}`.
+    W_sum : ndarray of shape (K, d)
+        Sum of the iterates averaged so far; ``n_averaged`` of them.
+    t : int
+        Iterations done; the next one is t + 1, with step 1/(lam (t+1)).
+    """
+
+    def __init__(self, n_outputs, n_features):
+        self.W = np.zeros((n_outputs, n_features))
+        self.W_sum = np.zeros((n_outputs, n_features))
+        self.n_averaged = 0
+        self.t = 0
+
+    @property
+    def coef(self):
+        """The output iterate: the average when one is kept, else the last."""
+        return self.W_sum / self.n_averaged if self.n_averaged else self.W
+
+
+def pegasos_numpy_chunk(X, y, W, W_sum, indices, t0, lam, loss, radius2, average_from,
+                        step_offset=0.0):
+    """Run iterations t0+1, ..., t0+T of Pegasos: the readable numpy reference.
+
+    Parameters
+    ----------
+    X : ndarray or CSR matrix of shape (n, d)
+    y : ndarray of shape (n,)
+        Labels in {-1, +1}, targets, or class indices (as floats).
+    W : ndarray of shape (K, d)
+        The iterate :math:`w_{t_0+1}`, updated in place.
+    W_sum : ndarray of shape (K, d)
+        Running sum of averaged iterates, updated in place.
+    indices : ndarray of shape (T, k)
+        The mini-batches :math:`A_t`.
+    t0 : int
+        Iterations already done.
+    lam : float
+    loss : lsl_lib.losses.Loss
+    radius2 : float
+        Squared radius of the projection ball (:func:`projection_radius2`); ``inf``
+        for no projection.
+    average_from : int
+        Iterates :math:`w_{t+1}` with :math:`t \\ge` ``average_from`` are added to ``W_sum``.
+    step_offset : float, default=0
+        :math:`t_0` in :math:`\\eta_t = 1/(\\lambda (t + t_0))`; 0 is Pegasos.
+
+    Returns
+    -------
+    n_averaged : int
+        How many iterates were added to ``W_sum``.
+    """
+    k = indices.shape[1]
+    n_averaged = 0
+    for t, A_t in enumerate(indices, start=t0 + 1):
+        eta_t = 1.0 / (lam * (t + step_offset))
+        s = np.asarray(X[A_t] @ W.T)  # scores at w_t, shape (k, K)
+        if loss.task == "multiclass":
+            G = loss.subgradient(y[A_t], s)
+        else:
+            G = loss.subgradient(y[A_t], s[:, 0])[:, None]
+        W *= 1.0 - eta_t * lam  # shrink first: 0 at t = 1 ...
+        W -= (eta_t / k) * np.asarray(X[A_t].T @ G).T  # ... then the subgradient step
+        norm2 = np.vdot(W, W)
+        if norm2 > radius2:
+            W *= np.sqrt(radius2 / norm2)
+        if t >= average_from:
+            W_sum += W
+            n_averaged += 1
+    return n_averaged
+
+
+@jit
+def pegasos_numba_chunk(data, cols, indptr, y, W, W_sum, indices, t0, lam, code, epsilon,
+                        radius2, average_from, step_offset):
+    """The same iterations as :func:`pegasos_numpy_chunk`, compiled.
+
+    ``X`` comes as CSR arrays ``(data, cols, indptr)``; a dense C-ordered X comes as
+    ``data = X.ravel()``, ``cols = arange(d)`` and an empty ``indptr``, row i being
+    ``data[i*d:(i+1)*d]``. The iterate is kept as :math:`w = a v`: the shrink
+    multiplies the scalar ``a``, a step adds to ``v`` only where ``x_i`` is non-zero,
+    and :math:`\\|v\\|^2` is updated along, so one iteration costs O(k nnz(x) K).
+    The average is kept lazily as :math:`\\sum w = A v + U` (``U`` is ``W_sum``):
+    changing v by :math:`\\delta` subtracts :math:`A\\delta` from U; when early
+    projections have shrunk ``a`` so much that :math:`A v` and U would cancel, A v
+    is folded into U.
+    """
+    T, k = indices.shape
+    K, d = W.shape
+    dense = indptr.shape[0] == 0
+    v = W.copy()
+    a = 1.0
+    v_norm2 = 0.0
+    for r in range(K):
+        for j in range(d):
+            v_norm2 += v[r, j] * v[r, j]
+    A = 0.0  # sum of the scales a of the averaged iterates since the last fold ...
+    m = 0  # ... and their number
+    s = np.empty(K)
+    g = np.empty(K)
+    G = np.empty((k, K))
+    n_averaged = 0
+    for it in range(T):
+        t = t0 + it + 1
+        eta_t = 1.0 / (lam * (t + step_offset))
+        # subgradients at w_t
+        for b in range(k):
+            i = indices[it, b]
+            start = i * d if dense else indptr[i]
+            stop = start + d if dense else indptr[i + 1]
+            offset = start if dense else 0
+            for r in range(K):
+                acc = 0.0
+                for p in range(start, stop):
+                    acc += data[p] * v[r, cols[p - offset]]
+                s[r] = a * acc
+            score_subgradient(code, y[i], s, epsilon, g)
+            for r in range(K):
+                G[b, r] = g[r]
+        # shrink first
+        shrink = 1.0 - eta_t * lam
+        if shrink <= 0.0:  # t = 1 (and t_0 = 0): w becomes 0 exactly; fold A v into U first
+            for r in range(K):
+                for j in range(d):
+                    W_sum[r, j] += A * v[r, j]
+                    v[r, j] = 0.0
+            a, A, m, v_norm2 = 1.0, 0.0, 0, 0.0
+        else:
+            a *= shrink
+        # then the subgradient step, in v's scale
+        for b in range(k):
+            i = indices[it, b]
+            start = i * d if dense else indptr[i]
+            stop = start + d if dense else indptr[i + 1]
+            offset = start if dense else 0
+            for r in range(K):
+                c = -(eta_t / k) * G[b, r] / a
+                if c == 0.0:
+                    continue
+                for p in range(start, stop):
+                    j = cols[p - offset]
+                    delta = c * data[p]
+                    old = v[r, j]
+                    v[r, j] = old + delta
+                    v_norm2 += delta * (2.0 * old + delta)
+                    W_sum[r, j] -= A * delta
+        if a * a * v_norm2 > radius2:
+            a *= np.sqrt(radius2 / (a * a * v_norm2))
+        if a < 1e-9:  # fold the scale back into v before it underflows
+            v_norm2 = 0.0
+            for r in range(K):
+                for j in range(d):
+                    v[r, j] *= a
+                    v_norm2 += v[r, j] * v[r, j]
+            A /= a
+            a = 1.0
+        if t >= average_from:
+            A += a
+            m += 1
+            n_averaged += 1
+            if A > 64.0 * a * m:  # A v would cancel against U: fold it in (rare, O(Kd))
+                for r in range(K):
+                    for j in range(d):
+                        W_sum[r, j] += A * v[r, j]
+                A, m = 0.0, 0
+    for r in range(K):
+        for j in range(d):
+            W[r, j] = a * v[r, j]
+            W_sum[r, j] += A * v[r, j]
+    return n_averaged
+
+
+def projection_radius2(y, lam, loss, n_outputs=1):
+    r"""Squared radius of a ball that contains the minimiser :math:`w^*` of f.
+
+    For the hinge loss it is :math:`1/\lambda` (Shalev-Shwartz et al. 2011,
+    Theorem 1, by strong duality). For any other loss,
+    :math:`\frac{\lambda}{2}\|w^*\|^2 \le f(w^*) \le f(0)` gives :math:`2 f(0)/\lambda`.
+    """
+    if loss.name == "hinge":
+        return 1.0 / lam
+    zero_scores = np.zeros((len(y), n_outputs)) if loss.task == "multiclass" else np.zeros(len(y))
+    return 2.0 * float(np.mean(loss.value(y, zero_scores))) / lam
+
+
+def auto_step_offset(X, lam, loss):
+    r"""The offset :math:`t_0 = L/\lambda`, with :math:`L = c \max_i \|x_i\|^2` the
+    smoothness of the loss in w (``c = loss.curvature``); 0 for a non-smooth loss.
+
+    Then :math:`\eta_1 = 1/(\lambda + L) < 1/L`: without it, the first Pegasos steps
+    :math:`1/(\lambda t)` of a smooth loss with small :math:`\lambda` overshoot
+    wildly, as the lecture shows.
+    """
+    if not loss.smooth:
+        return 0.0
+    row_norms2 = np.asarray(X.multiply(X).sum(axis=1)).ravel() if sp.issparse(X) \
+        else np.einsum("ij,ij->i", X, X)
+    return float(loss.curvature * row_norms2.max() / lam)
+
+
+def _compiled_arrays(X):
+    """``(data, cols, indptr)`` of X as :func:`pegasos_numba_chunk` reads it."""
+    if sp.issparse(X):
+        return X.data, X.indices, X.indptr
+    X = np.ascontiguousarray(X)
+    return X.ravel(), np.arange(X.shape[1], dtype=np.int64), np.empty(0, dtype=np.int64)
+
+
+def pegasos(X, y, lam, n_iter, *, n_outputs=1, loss="hinge", epsilon=0.1, batch_size=1,
+            sampling="iid", projection=False, averaging="none", suffix_fraction=0.5,
+            step_offset=0, record_every=None, reference_objective=None, monitor=None,
+            backend="auto", random_state=None, state=None):
+    r"""Run Pegasos for ``n_iter`` iterations on prepared arrays.
+
+    This is the functional core of :class:`PegasosClassifier` and
+    :class:`PegasosRegressor`: no label mapping, no intercept column, no input
+    checks beyond the algorithm's own. Use the estimators on raw data.
+
+    Parameters
+    ----------
+    X : ndarray or CSR matrix of shape (n, d)
+    y : ndarray of shape (n,)
+        Labels in {-1, +1}, real targets, or class indices 0..K-1, as ``loss`` expects.
+    lam : float
+        Regularisation :math:`\lambda > 0`.
+    n_iter : int
+        Number of iterations T.
+    n_outputs : int, default=1
+        K, the number of score rows (the number of classes for a multiclass loss).
+    loss : str or Loss, default='hinge'
+    epsilon : float, default=0.1
+        Width of the insensitive zone of ``'epsilon_insensitive'``.
+    batch_size : int, default=1
+        Mini-batch size k.
+    sampling : {'iid', 'permutation', 'reshuffle'}, default='iid'
+    projection : bool, default=False
+        Project onto a ball that contains :math:`w^*` after each step: radius
+        :math:`1/\sqrt{\lambda}` for the hinge, :math:`\sqrt{2f(0)/\lambda}` otherwise
+        (:func:`projection_radius2`).
+    averaging : {'none', 'uniform', 'suffix'}, default='none'
+        Return the last iterate, the average of all iterates, or the average of the
+        last ``suffix_fraction`` of this run's iterates.
+    suffix_fraction : float in (0, 1], default=0.5
+    step_offset : float or 'auto', default=0
+        :math:`t_0` in :math:`\eta_t = 1/(\lambda(t + t_0))`. 0 is Pegasos; ``'auto'``
+        is :math:`L/\lambda` for a smooth loss (:func:`auto_step_offset`), so that no
+        step is longer than :math:`1/L`.
+    record_every : int or None, default=None
+        Record the trace every that many iterations (and at the start and the end).
+    reference_objective : float or None, default=None
+        :math:`f(w^*)`; when given, the trace has a ``'suboptimality'`` column.
+    monitor : callable or None, default=None
+        ``monitor(coef) -> dict`` of extra columns evaluated at each record point.
+    backend : {'auto', 'numba', 'numpy'}, default='auto'
+    random_state : None, int or numpy.random.Generator, default=None
+    state : PegasosState or None, default=None
+        Continue from this state (t goes on); a new one starts at w = 0.
+
+    Returns
+    -------
+    state : PegasosState
+        ``state.coef`` is the solution.
+    history : dict of ndarray
+        Columns ``iteration``, ``epoch``, ``seconds``, ``objective`` (of
+        ``state.coef``) and the optional ones; empty when ``record_every`` is None.
+    """
+    loss = get_loss(loss, epsilon)
+    if averaging not in AVERAGING:
+        raise ValueError(f"averaging must be one of {AVERAGING}, got {averaging!r}.")
+    path = resolve_backend(backend)
+    n_samples, n_features = X.shape
+    check_batch_size(batch_size, n_samples)
+    rng = check_random_state(random_state)
+    indices = sample_indices(n_samples, n_iter, batch_size, sampling, rng)
+    if state is None:
+        state = PegasosState(n_outputs, n_features)
+    t_start = state.t
+    if averaging == "none":
+        average_from = np.iinfo(np.int64).max
+    elif averaging == "uniform":
+        average_from = 1
+    else:
+        average_from = t_start + n_iter - max(1, int(round(suffix_fraction * n_iter))) + 1
+    radius2 = projection_radius2(y, lam, loss, n_outputs) if projection else np.inf
+    if step_offset == "auto":
+        step_offset = auto_step_offset(X, lam, loss)
+    if path == "numba":
+        data, cols, indptr = _compiled_arrays(X)
+        y_float = np.ascontiguousarray(y, dtype=np.float64)
+
+    trace = Trace()
+
+    def record():
+        coef = state.coef
+        row = dict(iteration=state.t - t_start, epoch=(state.t - t_start) * batch_size / n_samples,
+                   seconds=trace.seconds, objective=primal_objective(coef, X, y, lam, loss))
+        if reference_objective is not None:
+            row["suboptimality"] = row["objective"] - reference_objective
+        if monitor is not None:
+            row.update(monitor(coef))
+        trace.record(**row)
+
+    if record_every is not None:
+        record()
+    for start, stop in chunk_bounds(n_iter, record_every):
+        trace.start()
+        if path == "numba":
+            n_avg = pegasos_numba_chunk(data, cols, indptr, y_float, state.W, state.W_sum,
+                                        indices[start:stop], state.t, float(lam), loss.code,
+                                        float(getattr(loss, "epsilon", 0.0)), radius2,
+                                        average_from, float(step_offset))
+        else:
+            n_avg = pegasos_numpy_chunk(X, y, state.W, state.W_sum, indices[start:stop], state.t,
+                                        lam, loss, radius2, average_from, step_offset)
+        trace.stop()
+        if not np.all(np.isfinite(state.W)):
+            raise ValueError(
+                f"Pegasos diverged: the weights overflowed by iteration {state.t + stop - start}. "
+                f"Early steps 1/(lam t) are too long for loss={loss.name!r} on these features; "
+                "use projection=True, a larger lam, or standardised features.")
+        state.n_averaged += n_avg
+        state.t += stop - start
+        if record_every is not None:
+            record()
+    return state, trace.history()
+
+
+def reference_solution(X, y, lam, loss, n_outputs=1, epsilon=0.1, tol=1e-8):
+    r"""A tight minimiser of :math:`f`, to measure Pegasos' suboptimality against.
+
+    Non-smooth losses use liblinear through scikit-learn with
+    :math:`C = 1/(\lambda n)` (dividing f by :math:`\lambda` gives liblinear's
+    :math:`\frac12\|w\|^2 + C\sum_i \ell_i`): ``LinearSVC`` for the hinge and the
+    Crammer-Singer hinge, ``LinearSVR`` for the epsilon-insensitive loss. Smooth
+    losses minimise f itself by L-BFGS.
+
+    Returns
+    -------
+    W : ndarray of shape (K, d)
+    """
+    from sklearn.svm import LinearSVC, LinearSVR
+
+    loss = get_loss(loss, epsilon)
+    n_samples, n_features = X.shape
+    C = 1.0 / (lam * n_samples)
+    liblinear = dict(C=C, fit_intercept=False, tol=tol, max_iter=100_000, dual=True)
+    if loss.name == "hinge":
+        return LinearSVC(loss="hinge", **liblinear).fit(X, y).coef_.copy()
+    if loss.name == "multiclass_hinge":
+        model = LinearSVC(multi_class="crammer_singer", **liblinear).fit(X, y.astype(np.intp))
+        if n_outputs == 2:  # scikit-learn returns w_1 - w_0; the minimum-norm W is +-half of it
+            return np.vstack([-model.coef_, model.coef_]) / 2
+        return model.coef_.copy()
+    if loss.name == "epsilon_insensitive":
+        model = LinearSVR(loss="epsilon_insensitive", epsilon=loss.epsilon, **liblinear)
+        return model.fit(X, y).coef_[None, :].copy()
+
+    def f_and_grad(w):
+        W = w.reshape(n_outputs, n_features)
+        s = np.asarray(X @ W.T)
+        if loss.task == "multiclass":
+            value, G = loss.value(y, s), loss.subgradient(y, s)
+        else:
+            value, G = loss.value(y, s[:, 0]), loss.subgradient(y, s[:, 0])[:, None]
+        grad = lam * W + np.asarray(X.T @ G).T / n_samples
+        return 0.5 * lam * np.vdot(W, W) + value.mean(), grad.ravel()
+
+    result = minimize(f_and_grad, np.zeros(n_outputs * n_features), jac=True, method="L-BFGS-B",
+                      options=dict(maxiter=10_000, ftol=1e-15, gtol=tol))
+    return result.x.reshape(n_outputs, n_features)
+
+
+def _add_intercept_column(X):
+    """Append the constant feature 1 whose weight is the intercept (regularised too)."""
+    if sp.issparse(X):
+        ones = sp.csr_matrix(np.ones((X.shape[0], 1), dtype=X.dtype))
+        return sp.hstack([X, ones], format="csr", dtype=X.dtype)
+    return np.hstack([X, np.ones((X.shape[0], 1), dtype=X.dtype)])
+
+
+class _BasePegasos(BaseEstimator):
+    """Parameters, validation and the fitting loop shared by both estimators."""
+
+    _parameter_constraints = {
+        "lam": [Interval(Real, 0, None, closed="neither")],
+        "n_iter": [Interval(Integral, 1, None, closed="left"), None],
+        "batch_size": [Interval(Integral, 1, None, closed="left")],
+        "sampling": [StrOptions(set(SCHEMES))],
+        "projection": ["boolean"],
+        "averaging": [StrOptions(set(AVERAGING))],
+        "suffix_fraction": [Interval(Real, 0, 1, closed="right")],
+        "step_offset": [Interval(Real, 0, None, closed="left"), StrOptions({"auto"})],
+        "fit_intercept": ["boolean"],
+        "record_every": [Interval(Integral, 1, None, closed="left"), None],
+        "reference_objective": [Real, StrOptions({"auto"}), None],
+        "backend": [StrOptions(set(BACKENDS))],
+        "random_state": [None, Interval(Integral, 0, None, closed="left"),
+                         np.random.Generator, np.random.RandomState],
+    }
+
+    def _prepare(self, X, y, reset):
+        """Validated float X (plus the intercept column) and y; errors name the input."""
+        X, y = validate_data(self, X, y, accept_sparse="csr", dtype=[np.float64, np.float32],
+                             order="C", y_numeric=isinstance(self, RegressorMixin), reset=reset)
+        return (_add_intercept_column(X) if self.fit_intercept else X), y
+
+    def _n_iter(self, n_samples):
+        return self.n_iter if self.n_iter is not None else -(-5 * n_samples // self.batch_size)
+
+    def _run(self, X, y, n_iter, n_outputs, eval_set, continuing):
+        """Run the solver on prepared arrays and store the fitted attributes."""
+        if not continuing:
+            self._state = None
+            self._rng = check_random_state(self.random_state)
+        loss = get_loss(self.loss, getattr(self, "epsilon", 0.1))
+        reference = self.reference_objective
+        if reference == "auto":
+            reference = primal_objective(
+                reference_solution(X, y, self.lam, loss, n_outputs), X, y, self.lam, loss)
+        monitor = None
+        if eval_set is not None:
+            X_eval, y_eval = eval_set
+
+            def monitor(coef):
+                self._set_coef(coef)
+                return {self._eval_name: self._eval_metric(X_eval, y_eval)}
+
+        self._state, history = pegasos(
+            X, y, self.lam, n_iter, n_outputs=n_outputs, loss=loss, batch_size=self.batch_size,
+            sampling=self.sampling, projection=self.projection, averaging=self.averaging,
+            suffix_fraction=self.suffix_fraction, step_offset=self.step_offset,
+            record_every=self.record_every,
+            reference_objective=reference, monitor=monitor, backend=self.backend,
+            random_state=self._rng, state=self._state)
+        self._set_coef(self._state.coef)
+        self.t_ = self._state.t
+        self.n_iter_ = n_iter
+        if continuing and history and self.history_:
+            history = {k: np.concatenate([self.history_[k], v]) for k, v in history.items()}
+        self.history_ = history
+        return self
+
+    def _set_coef(self, W):
+        if self.fit_intercept:
+            self.coef_, self.intercept_ = W[:, :-1].copy(), W[:, -1].copy()
+        else:
+            self.coef_, self.intercept_ = W.copy(), np.zeros(W.shape[0])
+
+    def _scores(self, X):
+        check_is_fitted(self)
+        X = validate_data(self, X, accept_sparse="csr", dtype=[np.float64, np.float32], reset=False)
+        return np.asarray(X @ self.coef_.T) + self.intercept_
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True
+        return tags
+
+
+class PegasosClassifier(ClassifierMixin, _BasePegasos):
+    r"""Linear classifier trained by Pegasos (stochastic subgradient, step 1/(λt)).
+
+    Minimises :math:`\frac{\lambda}{2}\|W\|^2 + \frac1n\sum_i \ell(y_i, W x_i)`
+    by the iterations of :mod:`lsl_lib.pegasos`. Labels of any type; binary losses
+    map them to -1/+1 internally, multiclass losses learn one row of weights per
+    class jointly (not one-vs-rest).
+
+    Parameters
+    ----------
+    lam : float, default=1e-4
+        Regularisation :math:`\lambda > 0`; :math:`C = 1/(\lambda n)` in liblinear's scaling.
+    n_iter : int or None, default=None
+        Number of iterations T; ``None`` runs five epochs, :math:`\lceil 5n/k\rceil`.
+    batch_size : int, default=1
+        Mini-batch size k (at most n).
+    loss : {'hinge', 'log', 'multiclass_hinge', 'softmax'}, default='hinge'
+        ``'hinge'``: the SVM; ``'log'``: logistic regression; ``'multiclass_hinge'``:
+        Crammer-Singer multiclass SVM; ``'softmax'``: multinomial logistic regression.
+    sampling : {'iid', 'permutation', 'reshuffle'}, default='iid'
+        How mini-batches are drawn (see :mod:`lsl_lib._core.sampling`).
+    projection : bool, default=False
+        Project onto the ball of radius :math:`1/\sqrt{\lambda}` (hinge) or
+        :math:`\sqrt{2f(0)/\lambda}` (other losses) after each step.
+    averaging : {'none', 'uniform', 'suffix'}, default='none'
+        Output the last iterate, the average of all, or of the last ``suffix_fraction``.
+    suffix_fraction : float in (0, 1], default=0.5
+    step_offset : float or 'auto', default=0
+        :math:`t_0` in the step :math:`\eta_t = 1/(\lambda(t + t_0))`. 0 is Pegasos;
+        ``'auto'`` sets :math:`t_0 = L/\lambda` for the smooth losses (log, softmax),
+        so no step is longer than 1/L (:func:`auto_step_offset`).
+    fit_intercept : bool, default=True
+        Learn an intercept as the weight of an extra constant feature equal to 1.
+        Like liblinear's, this intercept is regularised; ``False`` is the problem of
+        the Pegasos paper.
+    record_every : int or None, default=None
+        Record ``history_`` every that many iterations; ``None`` records nothing
+        and costs nothing.
+    reference_objective : float, 'auto' or None, default=None
+        :math:`f(w^*)` for the ``'suboptimality'`` column of ``history_``; ``'auto'``
+        computes it with :func:`reference_solution` (liblinear for the hinge losses,
+        L-BFGS for the smooth ones) on the training data.
+    backend : {'auto', 'numba', 'numpy'}, default='auto'
+        ``'numba'``: the compiled loop; ``'numpy'``: the readable reference; ``'auto'``:
+        numba when importable (and ``LSL_NUMBA`` is not 0).
+    random_state : None, int or numpy.random.Generator, default=None
+        Seeds the sampling; the same seed gives the same iterates on both backends.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+    coef_ : ndarray of shape (1, n_features) or (n_classes, n_features)
+    intercept_ : ndarray of shape (1,) or (n_classes,)
+    t_ : int
+        Iterations done in total (``partial_fit`` continues from it).
+    n_iter_ : int
+        Iterations of the last call.
+    history_ : dict of ndarray
+        The trace: ``iteration``, ``epoch``, ``seconds``, ``objective`` (primal f of
+        the output iterate, intercept column included), and ``suboptimality``,
+        ``test_error`` when asked for.
+    n_features_in_ : int
+
+    See Also
+    --------
+    sklearn.linear_model.SGDClassifier : SGD with ``learning_rate='optimal'``, the
+        same step 1/(alpha (t + t0)) with an offset.
+    sklearn.svm.LinearSVC : dual coordinate descent on the same hinge problem.
+
+    Notes
+    -----
+    With ``eval_set=(X_test, y_test)`` passed to ``fit`` and ``record_every`` set,
+    ``history_['test_error']`` follows the test error along the iterations.
+
+    References
+    ----------
+    Shalev-Shwartz, Singer, Srebro, Cotter. Pegasos: primal estimated sub-gradient
+    solver for SVM. Mathematical Programming 127(1), 2011.
+
+    Examples
+    --------
+    >>> from lsl_lib.datasets import two_gaussian_blobs
+    >>> from lsl_lib.pegasos import PegasosClassifier
+    >>> X, y = two_gaussian_blobs(500, random_state=0)
+    >>> clf = PegasosClassifier(lam=1e-2, random_state=0).fit(X, y)
+    >>> round(clf.score(X, y), 2)
+    0.93
+    """
+
+    _parameter_constraints = {
+        **_BasePegasos._parameter_constraints,
+        "loss": [StrOptions({"hinge", "log", "multiclass_hinge", "softmax"})],
+    }
+    _eval_name = "test_error"
+
+    def __init__(self, lam=1e-4, n_iter=None, batch_size=1, loss="hinge", sampling="iid",
+                 projection=False, averaging="none", suffix_fraction=0.5, step_offset=0,
+                 fit_intercept=True, record_every=None, reference_objective=None, backend="auto",
+                 random_state=None):
+        self.lam = lam
+        self.n_iter = n_iter
+        self.batch_size = batch_size
+        self.loss = loss
+        self.sampling = sampling
+        self.projection = projection
+        self.averaging = averaging
+        self.suffix_fraction = suffix_fraction
+        self.step_offset = step_offset
+        self.fit_intercept = fit_intercept
+        self.record_every = record_every
+        self.reference_objective = reference_objective
+        self.backend = backend
+        self.random_state = random_state
+
+    def _encode(self, y):
+        """Labels as the loss reads them: -1/+1, or class indices as floats."""
+        if self.loss in ("hinge", "log"):
+            return signed_binary_labels(y, self.classes_)
+        return np.searchsorted(self.classes_, y).astype(np.float64)
+
+    def _n_outputs(self):
+        return 1 if self.loss in ("hinge", "log") else len(self.classes_)
+
+    def _check_labels(self, y):
+        check_classification_targets(y)
+        check_n_classes(self.classes_, self.loss, ("hinge", "log"))
+        unknown = np.setdiff1d(y, self.classes_)
+        if unknown.size:
+            raise ValueError(f"y contains labels {unknown!r} not in classes {self.classes_!r}.")
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y, eval_set=None):
+        """Fit by ``n_iter`` Pegasos iterations from w = 0.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+        eval_set : tuple (X_test, y_test), optional
+            Held-out data whose error is recorded in ``history_['test_error']``.
+        """
+        X, y = self._prepare(X, y, reset=True)
+        self.classes_ = np.unique(y)
+        self._check_labels(y)
+        check_batch_size(self.batch_size, X.shape[0])
+        return self._run(X, self._encode(y), self._n_iter(X.shape[0]), self._n_outputs(),
+                         eval_set, continuing=False)
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def partial_fit(self, X, y, classes=None):
+        """One pass over (X, y): :math:`\\lceil n/k \\rceil` iterations, t continuing.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+        classes : array-like, required on the first call
+            All the labels that will ever appear.
+        """
+        first = _check_partial_fit_first_call(self, classes)
+        X, y = self._prepare(X, y, reset=first)
+        self._check_labels(y)
+        check_batch_size(self.batch_size, X.shape[0])
+        return self._run(X, self._encode(y), -(-X.shape[0] // self.batch_size),
+                         self._n_outputs(), None, continuing=not first)
+
+    def decision_function(self, X):
+        """Scores :math:`\\langle w, x\\rangle + b`, shape (n, K); (n,) for two classes.
+
+        With two classes the score is that of ``classes_[1]``: :math:`s` for a binary
+        loss, :math:`s_1 - s_0` for a multiclass loss (same sign, same probabilities).
+        """
+        s = self._scores(X)
+        if s.shape[1] == 1:
+            return s[:, 0]
+        return s[:, 1] - s[:, 0] if s.shape[1] == 2 else s
+
+    def predict(self, X):
+        s = self.decision_function(X)
+        if s.ndim == 1:
+            return self.classes_[(s > 0).astype(int)]
+        return self.classes_[np.argmax(s, axis=1)]
+
+    def _has_proba(self):
+        return self.loss in ("log", "softmax")
+
+    @available_if(_has_proba)
+    def predict_proba(self, X):
+        """Class probabilities: :math:`\\sigma(s)` for ``'log'``, softmax for ``'softmax'``."""
+        s = self.decision_function(X)
+        if s.ndim == 1:
+            p = expit(s)
+            return np.column_stack([1.0 - p, p])
+        return softmax(s, axis=1)
+
+    @available_if(_has_proba)
+    def predict_log_proba(self, X):
+        return np.log(self.predict_proba(X))
+
+    def _eval_metric(self, X, y):
+        return 1.0 - self.score(X, y)
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class = self.loss in ("multiclass_hinge", "softmax")
+        return tags
+
+
+class PegasosRegressor(RegressorMixin, _BasePegasos):
+    r"""Linear regression trained by Pegasos' iterations.
+
+    Minimises :math:`\frac{\lambda}{2}\|w\|^2 + \frac1n\sum_i \ell(y_i, \langle w, x_i\rangle)`
+    with the squared loss (ridge regression) or the epsilon-insensitive loss
+    (linear support vector regression), by stochastic subgradient steps
+    :math:`\eta_t = 1/(\lambda t)`.
+
+    Parameters
+    ----------
+    lam : float, default=1e-4
+    n_iter : int or None, default=None
+        Number of iterations T; ``None`` runs five epochs.
+    batch_size : int, default=1
+    loss : {'squared', 'epsilon_insensitive'}, default='squared'
+    epsilon : float, default=0.1
+        Half-width of the insensitive zone of ``'epsilon_insensitive'``.
+    projection : bool, default=True
+        Project onto the ball of radius :math:`\sqrt{2 f(0)/\lambda}`, which contains
+        :math:`w^*`. On by default here: with the squared loss, the first steps
+        :math:`1/(\lambda t)` are far longer than :math:`1/L` and the unprojected
+        iterates can overflow.
+    step_offset : float or 'auto', default='auto'
+        :math:`t_0` in :math:`\eta_t = 1/(\lambda(t + t_0))`; ``'auto'`` is
+        :math:`L/\lambda` for the squared loss (L = max ||x_i||^2) and 0 for the
+        epsilon-insensitive loss, which is Lipschitz.
+    sampling, averaging, suffix_fraction, fit_intercept, record_every, \
+reference_objective, backend, random_state
+        As in :class:`PegasosClassifier`.
+
+    Attributes
+    ----------
+    coef_ : ndarray of shape (n_features,)
+    intercept_ : float
+    t_, n_iter_, history_, n_features_in_
+        As in :class:`PegasosClassifier` (``history_['test_mse']`` with ``eval_set``).
+
+    See Also
+    --------
+    PegasosClassifier
+    sklearn.linear_model.SGDRegressor
+    sklearn.svm.LinearSVR
+
+    References
+    ----------
+    Shalev-Shwartz, Singer, Srebro, Cotter. Pegasos: primal estimated sub-gradient
+    solver for SVM. Mathematical Programming 127(1), 2011, Section 5.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from lsl_lib.pegasos import PegasosRegressor
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(2000, 3)); y = X @ [1.0, -2.0, 0.5] + 0.1 * rng.normal(size=2000)
+    >>> reg = PegasosRegressor(lam=1e-3, averaging='suffix', random_state=0).fit(X, y)
+    >>> np.round(reg.coef_, 1)
+    array([ 1. , -2. ,  0.5])
+    """
+
+    _parameter_constraints = {
+        **_BasePegasos._parameter_constraints,
+        "loss": [StrOptions({"squared", "epsilon_insensitive"})],
+        "epsilon": [Interval(Real, 0, None, closed="left")],
+    }
+    _eval_name = "test_mse"
+
+    def __init__(self, lam=1e-4, n_iter=None, batch_size=1, loss="squared", epsilon=0.1,
+                 sampling="iid", projection=True, averaging="none", suffix_fraction=0.5,
+                 step_offset="auto", fit_intercept=True, record_every=None, reference_objective=None,
+                 backend="auto", random_state=None):
+        self.lam = lam
+        self.n_iter = n_iter
+        self.batch_size = batch_size
+        self.loss = loss
+        self.epsilon = epsilon
+        self.sampling = sampling
+        self.projection = projection
+        self.averaging = averaging
+        self.suffix_fraction = suffix_fraction
+        self.step_offset = step_offset
+        self.fit_intercept = fit_intercept
+        self.record_every = record_every
+        self.reference_objective = reference_objective
+        self.backend = backend
+        self.random_state = random_state
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y, eval_set=None):
+        """Fit by ``n_iter`` iterations from w = 0 (``eval_set`` as in the classifier)."""
+        X, y = self._prepare(X, y, reset=True)
+        check_batch_size(self.batch_size, X.shape[0])
+        return self._run(X, y.astype(np.float64), self._n_iter(X.shape[0]), 1, eval_set,
+                         continuing=False)
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def partial_fit(self, X, y):
+        """One pass over (X, y): :math:`\\lceil n/k \\rceil` iterations, t continuing."""
+        first = not hasattr(self, "t_")
+        X, y = self._prepare(X, y, reset=first)
+        check_batch_size(self.batch_size, X.shape[0])
+        return self._run(X, y.astype(np.float64), -(-X.shape[0] // self.batch_size), 1, None,
+                         continuing=not first)
+
+    def _set_coef(self, W):
+        super()._set_coef(W)
+        self.coef_, self.intercept_ = self.coef_[0], float(self.intercept_[0])
+
+    def predict(self, X):
+        return self._scores(X)
+
+    def _eval_metric(self, X, y):
+        return float(np.mean((self.predict(X) - np.asarray(y)) ** 2))

@@ -1,0 +1,367 @@
+"""Tests of lsl_lib.datasets: generators, bundled loaders, svmlight and shared sets."""
+import bz2
+import gzip
+import math
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+import sklearn.datasets
+from numpy.testing import assert_allclose, assert_array_equal
+from sklearn.model_selection import train_test_split
+from sklearn.preprocessing import StandardScaler
+
+from lsl_lib import datasets
+from lsl_lib.datasets import (
+    checkerboard, concentric_circles, linear_teacher, load_breast_cancer, load_digits,
+    load_shared, load_svmlight, mean_stream, shared_data_dir, two_gaussian_blobs,
+)
+
+# (generator, kwargs, expected n_features)
+BINARY_GENERATORS = [
+    (two_gaussian_blobs, dict(n_samples=101, n_features=3), 3),
+    (checkerboard, dict(n_samples=101, n_tiles=3, noise=0.1), 2),
+    (concentric_circles, dict(n_samples=101), 2),
+    (linear_teacher, dict(n_samples=101, n_features=7), 7),
+]
+
+
+# ----------------------------------------------------------------- generators
+@pytest.mark.parametrize("gen, kwargs, d", BINARY_GENERATORS)
+def test_binary_generators_shapes_dtypes_labels(gen, kwargs, d):
+    X, y = gen(**kwargs, random_state=0)
+    assert X.shape == (101, d) and X.dtype == np.float64
+    assert y.shape == (101,) and y.dtype == np.int64
+    assert set(np.unique(y).tolist()) == {-1, 1}
+    assert np.all(np.isfinite(X))
+
+
+@pytest.mark.parametrize("gen, kwargs, d", BINARY_GENERATORS)
+def test_binary_generators_reproducible(gen, kwargs, d):
+    X1, y1 = gen(**kwargs, random_state=3)
+    X2, y2 = gen(**kwargs, random_state=3)
+    assert_array_equal(X1, X2)
+    assert_array_equal(y1, y2)
+    X3, _ = gen(**kwargs, random_state=4)
+    assert not np.allclose(X1, X3)
+    # a Generator is used as is: default_rng(3) gives the same draws as the seed 3
+    X4, y4 = gen(**kwargs, random_state=np.random.default_rng(3))
+    assert_array_equal(X1, X4)
+    assert_array_equal(y1, y4)
+
+
+@pytest.mark.parametrize("gen", [two_gaussian_blobs, concentric_circles])
+@pytest.mark.parametrize("n", [2, 7, 200])
+def test_balanced_classes(gen, n):
+    _, y = gen(n_samples=n, random_state=0)
+    assert (y == -1).sum() == n // 2
+    assert (y == 1).sum() == n - n // 2
+
+
+def test_blobs_shuffled():
+    _, y = two_gaussian_blobs(n_samples=200, random_state=0)
+    assert not (np.all(y[:100] == -1) and np.all(y[100:] == 1))
+
+
+def test_blobs_centres_offset_from_origin():
+    X, y = two_gaussian_blobs(n_samples=10, n_features=3, separation=4.0, noise=0.0,
+                              random_state=0)
+    expected = np.ones((10, 3))
+    expected[:, 0] += 2.0 * y
+    assert_allclose(X, expected)
+
+
+def test_blobs_class_means():
+    n, noise = 20000, 1.5
+    X, y = two_gaussian_blobs(n_samples=n, n_features=2, separation=3.0, noise=noise,
+                              random_state=1)
+    tol = 5 * noise / math.sqrt(n / 2)
+    assert_allclose(X[y == 1].mean(axis=0), [2.5, 1.0], atol=tol)
+    assert_allclose(X[y == -1].mean(axis=0), [-0.5, 1.0], atol=tol)
+    assert_allclose(X[y == 1].std(axis=0), [noise, noise], rtol=0.05)
+
+
+def test_checkerboard_xor_and_tiles():
+    X, y = checkerboard(n_samples=500, n_tiles=2, random_state=0)
+    assert np.all(np.abs(X) <= 1.0)
+    assert_array_equal(y, np.sign(X[:, 0] * X[:, 1]).astype(np.int64))
+    X, y = checkerboard(n_samples=500, n_tiles=4, random_state=0)
+    i, j = np.floor((X + 1.0) * 2.0).astype(int).T
+    assert_array_equal(y, np.where((i + j) % 2 == 0, 1, -1))
+
+
+def test_checkerboard_noise_flips_labels():
+    n = 20000
+    X0, y0 = checkerboard(n_samples=n, noise=0.0, random_state=5)
+    X1, y1 = checkerboard(n_samples=n, noise=0.2, random_state=5)
+    assert_array_equal(X0, X1)
+    assert abs(np.mean(y0 != y1) - 0.2) < 0.02
+
+
+def test_circles_radii():
+    X, y = concentric_circles(n_samples=50, factor=0.3, noise=0.0, random_state=0)
+    r = np.linalg.norm(X, axis=1)
+    assert_allclose(r[y == -1], 1.0)
+    assert_allclose(r[y == 1], 0.3)
+    Xn, _ = concentric_circles(n_samples=50, factor=0.3, noise=0.1, random_state=0)
+    assert not np.allclose(np.linalg.norm(Xn, axis=1)[y == 1], 0.3)
+
+
+@pytest.mark.parametrize("n, label_noise, n_flip", [
+    (1000, 0.1, 100), (1000, 0.0, 0), (101, 0.25, 25), (1000, 0.1234, 123), (50, 0.49, 24),
+])
+def test_linear_teacher_exact_flips(n, label_noise, n_flip):
+    X, y, w = linear_teacher(n, 5, label_noise=label_noise, random_state=2,
+                             return_coef=True)
+    assert w.shape == (5,)
+    assert_allclose(np.linalg.norm(w), 1.0)
+    assert np.sum(y != np.sign(X @ w)) == n_flip
+
+
+def test_linear_teacher_return_coef_off():
+    out = linear_teacher(30, 4, random_state=0)
+    assert len(out) == 2
+    X, y, _ = linear_teacher(30, 4, random_state=0, return_coef=True)
+    assert_array_equal(out[0], X)
+    assert_array_equal(out[1], y)
+
+
+def test_linear_teacher_stats():
+    X, _ = linear_teacher(20000, 3, random_state=0)
+    assert_allclose(X.mean(axis=0), 0.0, atol=0.05)
+    assert_allclose(X.std(axis=0), 1.0, atol=0.05)
+
+
+def test_mean_stream():
+    n, mean, std = 100_000, 2.0, 3.0
+    x = mean_stream(n, mean=mean, std=std, random_state=0)
+    assert x.shape == (n,) and x.dtype == np.float64
+    assert abs(x.mean() - mean) < 4 * std / math.sqrt(n)
+    assert abs(x.std() - std) < 0.05
+    assert_array_equal(x, mean_stream(n, mean=mean, std=std, random_state=0))
+    assert not np.allclose(x, mean_stream(n, mean=mean, std=std, random_state=1))
+    assert_array_equal(x, mean_stream(n, mean=mean, std=std,
+                                      random_state=np.random.default_rng(0)))
+
+
+def test_mean_stream_sgd_is_running_mean():
+    x = mean_stream(500, random_state=0)
+    w, iterates = 0.0, []
+    for t, xt in enumerate(x, start=1):
+        w -= (1.0 / t) * (w - xt)  # gradient of (w - x_t)^2 / 2
+        iterates.append(w)
+    assert_allclose(iterates, np.cumsum(x) / np.arange(1, 501), rtol=1e-12)
+
+
+# ------------------------------------------------------------------ bad input
+@pytest.mark.parametrize("func, kwargs, match", [
+    (two_gaussian_blobs, dict(n_samples=1), "n_samples"),
+    (two_gaussian_blobs, dict(n_samples=10.0), "n_samples"),
+    (two_gaussian_blobs, dict(n_features=0), "n_features"),
+    (two_gaussian_blobs, dict(separation=-1.0), "separation"),
+    (two_gaussian_blobs, dict(noise=-0.1), "noise"),
+    (two_gaussian_blobs, dict(noise=np.nan), "noise"),
+    (checkerboard, dict(n_samples=0), "n_samples"),
+    (checkerboard, dict(n_tiles=1), "n_tiles"),
+    (checkerboard, dict(noise=0.5), "noise"),
+    (checkerboard, dict(noise=-0.01), "noise"),
+    (concentric_circles, dict(n_samples=1), "n_samples"),
+    (concentric_circles, dict(factor=0.0), "factor"),
+    (concentric_circles, dict(factor=1.0), "factor"),
+    (concentric_circles, dict(noise=-1.0), "noise"),
+    (linear_teacher, dict(n_samples=1), "n_samples"),
+    (linear_teacher, dict(n_features=0), "n_features"),
+    (linear_teacher, dict(label_noise=0.5), "label_noise"),
+    (linear_teacher, dict(label_noise=-0.1), "label_noise"),
+    (mean_stream, dict(n_samples=0), "n_samples"),
+    (mean_stream, dict(std=-1.0), "std"),
+    (mean_stream, dict(mean=np.inf), "mean"),
+    (load_digits, dict(binary=(3, 3)), "binary"),
+    (load_digits, dict(binary=(3, 10)), "binary"),
+    (load_digits, dict(binary=3), "binary"),
+    (load_digits, dict(binary=(1, 2, 3)), "binary"),
+    (load_digits, dict(test_size=0.0), "test_size"),
+    (load_digits, dict(test_size=1.0), "test_size"),
+    (load_breast_cancer, dict(test_size=100), "test_size"),
+    (load_breast_cancer, dict(test_size=-0.2), "test_size"),
+    (load_shared, dict(name="mnist"), "name"),
+    (load_shared, dict(name="a9a", split="valid"), "split"),
+    (load_shared, dict(name="w8a", split="test"), "split"),
+])
+def test_bad_input_names_parameter(func, kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        func(**kwargs)
+
+
+def test_bad_random_state():
+    with pytest.raises(TypeError, match="random_state"):
+        two_gaussian_blobs(random_state="seed")
+
+
+# ----------------------------------------------------------- bundled loaders
+def test_digits_default():
+    X, y = load_digits()
+    assert X.shape == (1797, 64) and X.dtype == np.float64
+    assert y.dtype == np.int64 and set(y.tolist()) == set(range(10))
+    assert X.min() == 0.0 and X.max() == 1.0
+    X_raw, _ = load_digits(scale=False)
+    assert X_raw.max() == 16.0
+    assert_allclose(X, X_raw / 16.0)
+
+
+def test_digits_binary_subset():
+    X, y = load_digits(binary=(3, 8))
+    ref = sklearn.datasets.load_digits()
+    keep = np.isin(ref.target, [3, 8])
+    assert X.shape == (keep.sum(), 64)
+    assert_allclose(X, ref.data[keep] / 16.0)
+    assert_array_equal(y, np.where(ref.target[keep] == 8, 1, -1))
+    assert y.dtype == np.int64
+    # the order of the pair picks which digit is +1
+    _, y_rev = load_digits(binary=(8, 3))
+    assert_array_equal(y_rev, -y)
+
+
+def test_digits_split_sizes_and_stratification():
+    X_tr, X_te, y_tr, y_te = load_digits(binary=(1, 7), test_size=0.3, random_state=0)
+    n = X_tr.shape[0] + X_te.shape[0]
+    assert X_te.shape[0] == math.ceil(0.3 * n)
+    assert y_tr.shape[0] == X_tr.shape[0] and y_te.shape[0] == X_te.shape[0]
+    for label in (-1, 1):
+        assert abs(np.mean(y_tr == label) - np.mean(y_te == label)) < 2.0 / len(y_te)
+
+
+def test_digits_split_reproducible_and_seeded():
+    a = load_digits(test_size=0.25, random_state=1)
+    b = load_digits(test_size=0.25, random_state=1)
+    c = load_digits(test_size=0.25, random_state=2)
+    for u, v in zip(a, b):
+        assert_array_equal(u, v)
+    assert not np.array_equal(a[3], c[3])
+    g1 = load_digits(test_size=0.25, random_state=np.random.default_rng(9))
+    g2 = load_digits(test_size=0.25, random_state=np.random.default_rng(9))
+    for u, v in zip(g1, g2):
+        assert_array_equal(u, v)
+
+
+def test_breast_cancer_labels_and_scaling():
+    X, y = load_breast_cancer()
+    ref = sklearn.datasets.load_breast_cancer()
+    assert X.shape == (569, 30) and X.dtype == np.float64 and y.dtype == np.int64
+    assert_array_equal(y, np.where(ref.target == 0, 1, -1))  # malignant = +1
+    assert (y == 1).sum() == 212
+    assert_allclose(X.mean(axis=0), 0.0, atol=1e-10)
+    assert_allclose(X.std(axis=0), 1.0)
+    X_raw, _ = load_breast_cancer(scale=False)
+    assert_array_equal(X_raw, ref.data)
+
+
+def test_breast_cancer_split_scaled_with_train_statistics():
+    X_tr, X_te, y_tr, y_te = load_breast_cancer(test_size=0.25, random_state=0)
+    assert X_tr.shape == (426, 30) and X_te.shape == (143, 30)
+    assert_allclose(X_tr.mean(axis=0), 0.0, atol=1e-10)
+    assert_allclose(X_tr.std(axis=0), 1.0)
+    assert not np.allclose(X_te.mean(axis=0), 0.0, atol=1e-3)
+    ref = sklearn.datasets.load_breast_cancer()
+    y_ref = np.where(ref.target == 0, 1, -1)
+    R_tr, R_te, ry_tr, ry_te = train_test_split(
+        ref.data, y_ref, test_size=0.25, stratify=y_ref, random_state=0)
+    scaler = StandardScaler().fit(R_tr)
+    assert_allclose(X_tr, scaler.transform(R_tr))
+    assert_allclose(X_te, scaler.transform(R_te))
+    assert_array_equal(y_tr, ry_tr)
+    assert_array_equal(y_te, ry_te)
+    assert abs(np.mean(y_tr == 1) - np.mean(y_te == 1)) < 2.0 / len(y_te)
+
+
+# ------------------------------------------------------------------ svmlight
+SVMLIGHT_TEXT = "1 1:0.5 3:2\n-1 2:1.5\n1 1:-1 4:3\n"
+SVMLIGHT_DENSE = np.array([[0.5, 0, 2, 0], [0, 1.5, 0, 0], [-1, 0, 0, 3]])
+
+
+def _write(path, text):
+    opener = {".gz": gzip.open, ".bz2": bz2.open}.get(path.suffix, open)
+    with opener(path, "wt") as f:
+        f.write(text)
+    return path
+
+
+@pytest.mark.parametrize("name", ["small.txt", "small.gz", "small.bz2"])
+def test_load_svmlight_plain_gz_bz2(tmp_path, name):
+    path = _write(tmp_path / name, SVMLIGHT_TEXT)
+    X, y = load_svmlight(path)
+    assert sp.issparse(X) and X.format == "csr" and X.dtype == np.float64
+    assert_array_equal(X.toarray(), SVMLIGHT_DENSE)
+    assert y.dtype == np.float64
+    assert_array_equal(y, [1.0, -1.0, 1.0])
+    X6, _ = load_svmlight(str(path), n_features=6, dtype=np.float32)
+    assert X6.shape == (3, 6) and X6.dtype == np.float32
+    assert_array_equal(X6.toarray()[:, :4], SVMLIGHT_DENSE)
+
+
+def test_load_svmlight_missing_and_bad(tmp_path):
+    missing = tmp_path / "nothing_here.bz2"
+    with pytest.raises(FileNotFoundError, match="nothing_here.bz2"):
+        load_svmlight(missing)
+    path = _write(tmp_path / "small.txt", SVMLIGHT_TEXT)
+    with pytest.raises(ValueError, match="n_features"):
+        load_svmlight(path, n_features=0)
+
+
+# ------------------------------------------------------------- shared data
+def test_shared_data_dir_env(tmp_path, monkeypatch):
+    monkeypatch.setenv("LSL_SHARED_DATA", str(tmp_path))
+    assert shared_data_dir() == tmp_path
+    monkeypatch.setenv("LSL_SHARED_DATA", str(tmp_path / "absent"))
+    assert shared_data_dir() is None
+    with pytest.raises(FileNotFoundError, match="LSL_SHARED_DATA"):
+        load_shared("a9a")
+
+
+def test_shared_data_dir_default(monkeypatch):
+    monkeypatch.delenv("LSL_SHARED_DATA", raising=False)
+    from pathlib import Path
+    expected = Path(datasets.__file__).resolve().parents[2] / "shared" / "data"
+    assert shared_data_dir() == (expected if expected.is_dir() else None)
+
+
+def test_load_shared_from_fake_folder(tmp_path, monkeypatch):
+    # 0/1 labels become -1/+1; a9a always has 123 columns
+    _write(tmp_path / "a9a.t.bz2", "0 3:1 7:1\n1 1:1\n0 122:1\n")
+    monkeypatch.setenv("LSL_SHARED_DATA", str(tmp_path))
+    X, y = load_shared("a9a", split="test")
+    assert X.shape == (3, 123) and X.format == "csr"
+    assert_array_equal(y, [-1.0, 1.0, -1.0])
+    with pytest.raises(FileNotFoundError, match="a9a.bz2"):
+        load_shared("a9a")
+
+
+needs_shared = pytest.mark.skipif(
+    shared_data_dir() is None,
+    reason="shared benchmark data not found (set LSL_SHARED_DATA or place ../shared/data)",
+)
+
+
+@needs_shared
+def test_load_shared_a9a():
+    X, y = load_shared("a9a")
+    Xt, yt = load_shared("a9a", split="test")
+    assert X.shape == (32561, 123) and Xt.shape == (16281, 123)
+    assert X.format == "csr" and y.dtype == np.float64
+    assert set(np.unique(y).tolist()) == {-1.0, 1.0}
+    assert set(np.unique(yt).tolist()) == {-1.0, 1.0}
+    assert (y == 1).sum() == 7841 and (yt == 1).sum() == 3846
+
+
+@needs_shared
+@pytest.mark.parametrize("name, shape, n_pos", [
+    ("w8a", (49749, 300), 1479),
+    ("ijcnn1", (49990, 22), 4853),
+    ("cod-rna", (59535, 8), 19845),
+    ("reuters", (7770, 8315), 538),
+])
+def test_load_shared_train_sets(name, shape, n_pos):
+    X, y = load_shared(name)
+    assert X.shape == shape
+    assert set(np.unique(y).tolist()) == {-1.0, 1.0}
+    assert (y == 1).sum() == n_pos

@@ -1,0 +1,300 @@
+"""Pegasos: the two paths agree, the iterations are the lecture's, the estimators
+keep scikit-learn's contract and reject bad input before any compiled code runs."""
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from sklearn.svm import LinearSVC
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+from lsl_lib.datasets import load_digits, two_gaussian_blobs
+from lsl_lib.losses import LOSSES, get_loss, primal_objective
+from lsl_lib.pegasos import (PegasosClassifier, PegasosRegressor, pegasos,
+                             projection_radius2, reference_solution)
+
+
+def _problem(task, n=300, d=8, K=3, seed=0):
+    """A well-conditioned problem: unit-norm rows, so that lam = 0.1 keeps every
+    step contractive and rounding differences are not amplified (with tiny lam and
+    a smooth loss the early steps 1/(lam t) make the iteration chaotic: a 1e-15
+    change of X changes the result at 1e-1, on either path alone)."""
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, d))
+    X /= np.linalg.norm(X, axis=1, keepdims=True)
+    if task == "binary":
+        y = np.sign(X @ rng.normal(size=d) + 0.3 * rng.normal(size=n))
+    elif task == "regression":
+        y = X @ rng.normal(size=d) + 0.1 * rng.normal(size=n)
+    else:
+        y = rng.integers(0, K, n).astype(float)
+    return X, y
+
+
+def _variants(X):
+    csr = sp.csr_matrix(X)
+    csr64 = sp.csr_matrix((csr.data, csr.indices.astype(np.int64), csr.indptr.astype(np.int64)),
+                          shape=csr.shape)
+    return {"dense": X, "csr": csr, "csr_int64": csr64, "float32": X.astype(np.float32)}
+
+
+@pytest.mark.parametrize("loss", LOSSES)
+@pytest.mark.parametrize("projection", [False, True])
+@pytest.mark.parametrize("averaging", ["none", "uniform", "suffix"])
+def test_numba_and_numpy_give_the_same_iterates(loss, projection, averaging):
+    task = get_loss(loss).task
+    X, y = _problem(task)
+    K = 3 if task == "multiclass" else 1
+    for name, Xv in _variants(X).items():
+        for batch_size, sampling in [(1, "iid"), (7, "reshuffle")]:
+            kwargs = dict(n_outputs=K, loss=loss, batch_size=batch_size, sampling=sampling,
+                          projection=projection, averaging=averaging, random_state=4,
+                          record_every=97)
+            ref, h_ref = pegasos(Xv, y, 0.1, 400, backend="numpy", **kwargs)
+            fast, h_fast = pegasos(Xv, y, 0.1, 400, backend="numba", **kwargs)
+            np.testing.assert_allclose(fast.coef, ref.coef, rtol=1e-10, atol=1e-12,
+                                       err_msg=f"{name}, k={batch_size}")
+            np.testing.assert_allclose(fast.W, ref.W, rtol=1e-10, atol=1e-12)
+            np.testing.assert_allclose(h_fast["objective"], h_ref["objective"], rtol=1e-10)
+            assert fast.n_averaged == ref.n_averaged and fast.t == ref.t == 400
+
+
+def test_numba_and_numpy_agree_on_real_data_with_the_hinge():
+    """The hinge's subgradient is piecewise constant: on raw digits with a small lam
+    both paths still agree (no amplification), over many iterations."""
+    X, y = load_digits(binary=(3, 8))
+    for projection in (False, True):
+        kw = dict(lam=1e-4, projection=projection, averaging="uniform", random_state=0)
+        a, _ = pegasos(X, y.astype(float), n_iter=5000, backend="numpy", **kw)
+        b, _ = pegasos(X, y.astype(float), n_iter=5000, backend="numba", **kw)
+        np.testing.assert_allclose(b.coef, a.coef, rtol=1e-10, atol=1e-10)
+
+
+def _hand_pegasos(X, y, lam, idx):
+    """Algorithm 1 of the Pegasos paper, k = 1, written out independently."""
+    w = np.zeros(X.shape[1])
+    for t, i in enumerate(idx, start=1):
+        eta = 1.0 / (lam * t)
+        violated = y[i] * (w @ X[i]) < 1
+        w = (1 - eta * lam) * w + (eta * y[i] * X[i] if violated else 0.0)
+    return w
+
+
+@pytest.mark.parametrize("backend", ["numpy", "numba"])
+def test_iterates_are_the_papers_algorithm(backend):
+    X, y = _problem("binary", n=50)
+    state, _ = pegasos(X, y, 0.05, 200, backend=backend, random_state=7)
+    from lsl_lib._core.sampling import sample_indices
+    idx = sample_indices(50, 200, 1, "iid", np.random.default_rng(7))[:, 0]
+    np.testing.assert_allclose(state.coef[0], _hand_pegasos(X, y, 0.05, idx), rtol=1e-12)
+
+
+@pytest.mark.parametrize("backend", ["numpy", "numba"])
+def test_first_step_is_not_lost(backend):
+    """At t = 1 the shrink (1 - eta_1 lam) is 0; w_2 = eta_1 y_i x_i = y_i x_i / lam."""
+    X, y = _problem("binary", n=20)
+    state, _ = pegasos(X, y, 0.5, 1, backend=backend, sampling="permutation", random_state=1)
+    i = np.random.default_rng(1).permutation(20)[0]
+    np.testing.assert_allclose(state.coef[0], y[i] * X[i] / 0.5, rtol=1e-14)
+
+
+@pytest.mark.parametrize("backend", ["numpy", "numba"])
+def test_projection_keeps_w_in_the_ball(backend):
+    X, y = load_digits(binary=(1, 7))
+    norms = []
+    pegasos(X, y.astype(float), 1e-3, 300, projection=True, record_every=1, backend=backend,
+            random_state=0, monitor=lambda W: {"norm": norms.append(np.linalg.norm(W)) or 0})
+    assert max(norms) <= 1 / np.sqrt(1e-3) * (1 + 1e-12)
+    assert max(norms) > 0.99 / np.sqrt(1e-3)  # the projection was active
+    assert projection_radius2(y, 1e-3, get_loss("hinge")) == pytest.approx(1e3)
+
+
+@pytest.mark.parametrize("backend", ["numpy", "numba"])
+def test_averages_are_means_of_the_iterates(backend):
+    X, y = _problem("binary")
+    iterates = []
+    pegasos(X, y, 0.1, 40, record_every=1, backend=backend, random_state=2,
+            monitor=lambda W: {"i": iterates.append(W.copy()) or 0})
+    iterates = np.array(iterates[1:])  # w_2 ... w_41
+    uniform, _ = pegasos(X, y, 0.1, 40, averaging="uniform", backend=backend, random_state=2)
+    suffix, _ = pegasos(X, y, 0.1, 40, averaging="suffix", suffix_fraction=0.25,
+                        backend=backend, random_state=2)
+    np.testing.assert_allclose(uniform.coef, iterates.mean(axis=0), rtol=1e-12)
+    np.testing.assert_allclose(suffix.coef, iterates[-10:].mean(axis=0), rtol=1e-12)
+
+
+def test_pegasos_converges_to_liblinear_optimum():
+    X, y = two_gaussian_blobs(2000, n_features=5, random_state=0)
+    X = np.hstack([X, np.ones((len(X), 1))])
+    lam = 1e-2
+    loss = get_loss("hinge")
+    W_star = reference_solution(X, y.astype(float), lam, loss)
+    f_star = primal_objective(W_star, X, y, lam, loss)
+    clf_obj = primal_objective(
+        LinearSVC(C=1 / (lam * len(X)), loss="hinge", fit_intercept=False, dual=True,
+                  tol=1e-8, max_iter=100_000).fit(X, y).coef_, X, y, lam, loss)
+    assert f_star == pytest.approx(clf_obj, rel=1e-9)
+    _, history = pegasos(X, y.astype(float), lam, 40_000, averaging="suffix", record_every=10_000,
+                         reference_objective=f_star, random_state=0)
+    sub = history["suboptimality"]
+    assert np.all(sub >= -1e-9)  # f_star is the minimum
+    assert sub[-1] < 5e-3 * f_star  # 20 epochs; the rate is O(log T / (lam T))
+    assert sub[-1] < sub[1]
+
+
+@pytest.mark.parametrize("loss", ["log", "squared", "softmax"])
+def test_reference_solution_is_stationary_for_smooth_losses(loss):
+    task = get_loss(loss).task
+    X, y = _problem(task)
+    K = 3 if task == "multiclass" else 1
+    lossf = get_loss(loss)
+    W = reference_solution(X, y, 0.01, lossf, n_outputs=K)
+    s = X @ W.T
+    G = lossf.subgradient(y, s) if task == "multiclass" else lossf.subgradient(y, s[:, 0])[:, None]
+    grad = 0.01 * W + G.T @ X / len(X)
+    assert np.linalg.norm(grad) < 1e-7
+
+
+def test_estimator_history_columns_and_record_points():
+    X, y = two_gaussian_blobs(400, random_state=1)
+    clf = PegasosClassifier(lam=1e-2, n_iter=1000, record_every=250, reference_objective="auto",
+                            random_state=0).fit(X, y, eval_set=(X[:100], y[:100]))
+    h = clf.history_
+    assert set(h) == {"iteration", "epoch", "seconds", "objective", "suboptimality", "test_error"}
+    np.testing.assert_array_equal(h["iteration"], [0, 250, 500, 750, 1000])
+    np.testing.assert_allclose(h["epoch"], h["iteration"] / 400)
+    assert np.all(np.diff(h["seconds"]) >= 0)
+    assert h["objective"][0] == pytest.approx(1.0)  # hinge at w = 0
+    assert h["test_error"][-1] == pytest.approx(1 - clf.score(X[:100], y[:100]))
+    assert PegasosClassifier(n_iter=10).fit(X, y).history_ == {}
+
+
+@pytest.mark.parametrize("Est,loss", [(PegasosClassifier, "hinge"), (PegasosClassifier, "softmax"),
+                                      (PegasosRegressor, "squared")])
+def test_estimators_agree_across_backends(Est, loss):
+    X, y = _problem("regression" if Est is PegasosRegressor else "binary")
+    common = dict(lam=0.1, loss=loss, n_iter=500, batch_size=4, random_state=3, record_every=100)
+    a = Est(backend="numpy", **common).fit(X, y)
+    b = Est(backend="numba", **common).fit(X, y)
+    np.testing.assert_allclose(b.coef_, a.coef_, rtol=1e-10)
+    np.testing.assert_allclose(b.history_["objective"], a.history_["objective"], rtol=1e-10)
+
+
+def test_same_seed_same_model_and_generator_accepted():
+    X, y = two_gaussian_blobs(300, random_state=2)
+    a = PegasosClassifier(n_iter=500, random_state=11).fit(X, y)
+    b = PegasosClassifier(n_iter=500, random_state=11).fit(X, y)
+    c = PegasosClassifier(n_iter=500, random_state=12).fit(X, y)
+    np.testing.assert_array_equal(a.coef_, b.coef_)
+    assert not np.array_equal(a.coef_, c.coef_)
+    g = PegasosClassifier(n_iter=500, random_state=np.random.default_rng(11)).fit(X, y)
+    np.testing.assert_array_equal(g.coef_, a.coef_)
+
+
+def test_partial_fit_continues_t():
+    X, y = two_gaussian_blobs(300, random_state=3)
+    clf = PegasosClassifier(lam=1e-2, batch_size=10, random_state=0, record_every=10)
+    clf.partial_fit(X[:150], y[:150], classes=[-1, 1])
+    assert clf.t_ == 15
+    clf.partial_fit(X[150:], y[150:])
+    assert clf.t_ == 30 and clf.n_iter_ == 15
+    assert len(clf.history_["iteration"]) == 2 * 3  # two calls, records at 0, 10, 15
+    with pytest.raises(ValueError, match="classes"):
+        PegasosClassifier().partial_fit(X, y)
+    reg = PegasosRegressor(random_state=0).partial_fit(X, y.astype(float))
+    reg.partial_fit(X, y.astype(float))
+    assert reg.t_ == 600
+
+
+def test_labels_are_mapped_and_back():
+    X, y = two_gaussian_blobs(300, random_state=4)
+    names = np.where(y > 0, "spam", "ham")
+    clf = PegasosClassifier(lam=1e-2, random_state=0).fit(X, names)
+    assert set(clf.predict(X)) <= {"spam", "ham"}
+    assert clf.score(X, names) > 0.9
+    assert clf.decision_function(X).shape == (300,)
+    assert not hasattr(clf, "predict_proba")  # hinge: no probabilities
+
+
+def test_multiclass_direct_formulations_on_digits():
+    Xtr, Xte, ytr, yte = load_digits(test_size=0.3)
+    for loss in ("multiclass_hinge", "softmax"):
+        clf = PegasosClassifier(lam=1e-3, loss=loss, averaging="suffix", random_state=0).fit(Xtr, ytr)
+        assert clf.coef_.shape == (10, 64)
+        assert clf.decision_function(Xte).shape == (len(Xte), 10)
+        assert clf.score(Xte, yte) > 0.9
+    np.testing.assert_allclose(clf.predict_proba(Xte).sum(axis=1), 1.0)
+
+
+def test_sparse_int64_indices_and_float32_accepted():
+    X, y = two_gaussian_blobs(300, n_features=4, random_state=5)
+    csr = sp.csr_matrix(X)
+    csr.indices = csr.indices.astype(np.int64)
+    csr.indptr = csr.indptr.astype(np.int64)
+    dense = PegasosClassifier(n_iter=800, random_state=0).fit(X, y)
+    sparse = PegasosClassifier(n_iter=800, random_state=0).fit(csr, y)
+    single = PegasosClassifier(n_iter=800, random_state=0).fit(X.astype(np.float32), y)
+    np.testing.assert_allclose(sparse.coef_, dense.coef_, rtol=1e-10)
+    np.testing.assert_allclose(single.coef_, dense.coef_, rtol=1e-5)
+    np.testing.assert_array_equal(sparse.predict(csr), dense.predict(X))
+
+
+def test_divergence_is_an_error_not_nan():
+    rng = np.random.default_rng(0)
+    X = 100 * rng.normal(size=(200, 5))
+    y = X @ rng.normal(size=5)
+    with pytest.raises(ValueError, match="diverged"):
+        PegasosRegressor(lam=1e-6, projection=False, step_offset=0, random_state=0).fit(X, y)
+
+
+_X, _y = two_gaussian_blobs(40, random_state=0)
+_X3 = np.vstack([_X, _X[:10] + 5])
+_y3 = np.concatenate([_y, np.full(10, 2)])
+
+
+@pytest.mark.parametrize("make,X,y,match", [
+    (lambda: PegasosClassifier(), np.where(np.eye(40, 2) == 1, np.nan, _X), _y, "NaN"),
+    (lambda: PegasosClassifier(), np.where(np.eye(40, 2) == 1, np.inf, _X), _y, "infinity"),
+    (lambda: PegasosClassifier(), _X, _y[:-1], "inconsistent numbers of samples"),
+    (lambda: PegasosClassifier(), _X, np.ones(40), "one class"),
+    (lambda: PegasosClassifier(loss="hinge"), _X3, _y3, "Only binary classification"),
+    (lambda: PegasosClassifier(lam=0.0), _X, _y, "lam"),
+    (lambda: PegasosClassifier(lam=-1.0), _X, _y, "lam"),
+    (lambda: PegasosClassifier(batch_size=41), _X, _y, "batch_size"),
+    (lambda: PegasosClassifier(batch_size=0), _X, _y, "batch_size"),
+    (lambda: PegasosClassifier(n_iter=0), _X, _y, "n_iter"),
+    (lambda: PegasosClassifier(loss="huber"), _X, _y, "loss"),
+    (lambda: PegasosClassifier(sampling="cyclic"), _X, _y, "sampling"),
+    (lambda: PegasosClassifier(averaging="tail"), _X, _y, "averaging"),
+    (lambda: PegasosClassifier(backend="cuda"), _X, _y, "backend"),
+    (lambda: PegasosClassifier(), np.empty((0, 2)), np.empty(0), "0 sample"),
+    (lambda: PegasosRegressor(loss="hinge"), _X, _y, "loss"),
+    (lambda: PegasosRegressor(epsilon=-1.0), _X, _y, "epsilon"),
+])
+def test_bad_input_is_named(make, X, y, match, monkeypatch):
+    import lsl_lib.pegasos as module
+
+    def compiled_must_not_run(*args):
+        raise AssertionError("compiled code ran on bad input")
+
+    monkeypatch.setattr(module, "pegasos_numba_chunk", compiled_must_not_run)
+    monkeypatch.setattr(module, "pegasos_numpy_chunk", compiled_must_not_run)
+    with pytest.raises(ValueError, match=match):
+        make().fit(X, y)
+
+
+def test_random_state_of_the_wrong_type():
+    with pytest.raises((TypeError, ValueError), match="random_state"):
+        PegasosClassifier(random_state="seed").fit(_X, _y)
+
+
+@parametrize_with_checks([
+    PegasosClassifier(random_state=0),
+    PegasosClassifier(loss="log", batch_size=2, averaging="uniform", random_state=0),
+    PegasosClassifier(loss="multiclass_hinge", projection=True, random_state=0),
+    PegasosClassifier(loss="softmax", sampling="reshuffle", random_state=0),
+    PegasosRegressor(random_state=0),
+    # Pegasos' rate O(G^2 log T / (lam T)) needs lam T large: on the 200 samples of
+    # scikit-learn's check, lam = 1e-2 is the sensible setting for this Lipschitz loss
+    PegasosRegressor(lam=1e-2, loss="epsilon_insensitive", averaging="suffix", random_state=0),
+])
+def test_scikit_learn_contract(estimator, check):
+    check(estimator)
