@@ -1,0 +1,641 @@
+"""Figures of the lectures: results in, :class:`matplotlib.figure.Figure` out.
+
+Pure functions: they never fit a model (DESIGN.md §1). They build figures with
+``matplotlib.figure.Figure`` rather than ``pyplot``, so no global state piles up
+when a widget redraws a figure a hundred times; a notebook cell that ends with a
+figure displays it once.
+"""
+import numpy as np
+from matplotlib.figure import Figure
+
+#: Labels of the trace columns (``history_``) on the axes.
+AXIS_LABELS = {
+    "iteration": "iteration t",
+    "epoch": "epochs (passes over the data)",
+    "seconds": "time (s)",
+    "objective": "primal objective f(w)",
+    "suboptimality": "primal suboptimality f(w) − f(w*)",
+    "test_error": "test error",
+    "test_mse": "test mean squared error",
+}
+
+
+def new_figure(ncols=1, width=5.0, height=3.6):
+    """A figure with ``ncols`` axes side by side, sized for a projector."""
+    fig = Figure(figsize=(width * ncols, height), layout="constrained")
+    axes = fig.subplots(1, ncols, squeeze=False)[0]
+    return fig, axes
+
+
+def plot_convergence(histories, x="iteration", y=("suboptimality", "test_error"), logx=False,
+                     logy=("suboptimality", "objective"), title=None):
+    """Convergence curves: one axis per column in ``y``, one line per run.
+
+    Parameters
+    ----------
+    histories : dict
+        Label -> ``history_`` of a fitted estimator (a dict of 1-D arrays).
+    x : str, default='iteration'
+        The column on the x-axis ('iteration', 'epoch' or 'seconds').
+    y : str or sequence of str
+        The columns to draw, one axis each.
+    logx : bool, default=False
+    logy : sequence of str
+        The columns drawn on a log scale.
+    title : str, optional
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    ys = [y] if isinstance(y, str) else list(y)
+    fig, axes = new_figure(len(ys))
+    for ax, column in zip(axes, ys):
+        for label, history in histories.items():
+            values = np.asarray(history[column], dtype=float)
+            if column in logy:
+                values = np.where(values > 0, values, np.nan)  # 0 cannot be drawn on a log axis
+            ax.plot(history[x], values, label=label, marker="." if len(values) < 30 else None)
+        ax.set_xlabel(AXIS_LABELS.get(x, x))
+        ax.set_ylabel(AXIS_LABELS.get(column, column))
+        if column in logy:
+            ax.set_yscale("log")
+        if logx:
+            ax.set_xscale("log")
+        ax.grid(True, which="both", alpha=0.3)
+    axes[0].legend(fontsize="small")
+    if title:
+        fig.suptitle(title)
+    return fig
+
+
+# ---------------------------------------------------------------------------
+# Lecture 01: subgradients, subgradient descent, step sizes.
+
+_KINK_PROBE = 1e-7  # half-width of the window in which one-sided slopes are read
+
+
+def _loss_on_line(loss, z):
+    """Values and a subgradient of a loss as functions of one real number z.
+
+    Binary losses: the margin z = y s (y = +1, s = z). Regression losses: the
+    residual z = s - y (y = 0, s = z). Multiclass losses: two classes, true class
+    0, scores (z, 0), so that z = s_y - s_other. Returns (value, d/dz).
+    """
+    from lsl_lib.losses import get_loss
+
+    loss = get_loss(loss)
+    z = np.atleast_1d(np.asarray(z, dtype=float))
+    if loss.task == "multiclass":
+        s = np.column_stack([z, np.zeros_like(z)])
+        y = np.zeros(len(z), dtype=np.intp)
+        return loss.value(y, s), loss.subgradient(y, s)[:, 0]
+    y = np.ones_like(z) if loss.task == "binary" else np.zeros_like(z)
+    return loss.value(y, z), loss.subgradient(y, z)
+
+
+def _line_label(loss):
+    """The x-axis label of :func:`_loss_on_line`."""
+    return {"binary": "margin z = y·s",
+            "regression": "residual r = s − y",
+            "multiclass": "margin z = s_y − s_other (2 classes)"}[loss.task]
+
+
+def plot_subdifferentials():
+    """The two kinks of the lecture and the supporting lines through them.
+
+    Left, :math:`f(x) = |x|`: every line :math:`g x` with :math:`g \\in [-1, 1]`
+    stays below f and touches it at 0, so :math:`\\partial f(0) = [-1, 1]`. Right,
+    the hinge :math:`\\max(0, 1 - z)` of the margin :math:`z = ys`: the lines
+    through :math:`(1, 0)` with slopes in :math:`[-1, 0]`. The shaded fans are the
+    union of the supporting lines.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    fig, (ax_abs, ax_hinge) = new_figure(2)
+    cases = [
+        (ax_abs, np.linspace(-2, 2, 401), np.abs, 0.0, (-1.0, -0.5, 0.0, 0.5, 1.0),
+         "f(x) = |x|", "x", r"$\partial f(0) = [-1,\ 1]$"),
+        (ax_hinge, np.linspace(-1, 3, 401), lambda z: np.maximum(0.0, 1.0 - z), 1.0,
+         (-1.0, -0.5, 0.0), "hinge ℓ(z) = max(0, 1 − z)", "margin z = y·s",
+         r"$\partial \ell(1) = [-1,\ 0]$"),
+    ]
+    for ax, x, f, kink, slopes, title, xlabel, text in cases:
+        lines = np.array([g * (x - kink) for g in slopes])
+        ax.fill_between(x, lines.min(axis=0), lines.max(axis=0), color="C1", alpha=0.12,
+                        linewidth=0)
+        for i, (g, line) in enumerate(zip(slopes, lines)):
+            ax.plot(x, line, color=f"C{i + 1}", lw=1.4, ls="--")
+            ax.text(x[-1] - 0.05, line[-1], f"g = {g:g}", color=f"C{i + 1}", ha="right",
+                    va="bottom" if g > 0 else "top", fontsize=10)
+        ax.plot(x, f(x), color="k", lw=2.5)
+        ax.plot([kink], [0.0], "o", color="k", ms=7, zorder=5)
+        ax.text(0.5, 0.95, text, transform=ax.transAxes, ha="center", va="top", fontsize=13,
+                bbox=dict(boxstyle="round", facecolor="white", edgecolor="0.7"))
+        ax.set(title=title + "\nand supporting lines of slope g (dashed)", xlabel=xlabel,
+               xlim=(x[0], x[-1]), ylim=(-2.3, 2.3))
+        ax.axhline(0, color="0.6", lw=0.8, zorder=0)
+        ax.grid(True, alpha=0.3)
+    return fig
+
+
+def plot_losses(losses=("hinge", "log", "squared", "epsilon_insensitive"), epsilon=0.5,
+                zero_one=True):
+    """The losses of the lecture's table (top) and their subgradients (bottom).
+
+    Classification losses against the margin :math:`z = ys` (left), regression
+    losses against the residual :math:`r = s - y` (right). In the bottom row a jump
+    of the subgradient is drawn as a vertical segment: that segment is the
+    subdifferential at the kink.
+
+    Parameters
+    ----------
+    losses : sequence of str or Loss
+        Names of :data:`lsl_lib.losses.LOSSES` (a multiclass loss is drawn with two
+        classes, dashed: it coincides with its binary counterpart).
+    epsilon : float, default=0.5
+        Width of the insensitive tube of ``'epsilon_insensitive'``.
+    zero_one : bool, default=True
+        Also draw the 0-1 loss :math:`\\mathbb{1}[z \\le 0]`, the non-convex loss
+        that the classification losses replace.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    from lsl_lib.losses import LOSSES, get_loss
+
+    fig = Figure(figsize=(10.0, 6.6), layout="constrained")
+    axes = fig.subplots(2, 2, sharex="col")
+    z = np.linspace(-3, 3, 1201)
+    if zero_one:
+        axes[0, 0].plot(z, (z <= 0).astype(float), color="0.5", lw=1.5, ls=":",
+                        label="0–1 loss (not convex)")
+    for loss in losses:
+        loss = get_loss(loss, epsilon)
+        column = 1 if loss.task == "regression" else 0
+        color = f"C{LOSSES.index(loss.name) % 4}"
+        style = "--" if loss.task == "multiclass" else "-"
+        value, grad = _loss_on_line(loss, z)
+        axes[0, column].plot(z, value, color=color, ls=style, lw=2, label=loss.name)
+        axes[1, column].plot(z, grad, color=color, ls=style, lw=2, label=loss.name)
+    for column, what in enumerate(["classification", "regression"]):
+        name = _line_label(get_loss("hinge" if column == 0 else "squared"))
+        axes[0, column].set(title=f"{what} losses", ylabel="loss", ylim=(-0.2, 4.2))
+        axes[1, column].set(title="their subgradients", xlabel=name, ylabel="subgradient",
+                            ylim=(-3.2, 3.2))
+        for ax in axes[:, column]:
+            ax.axhline(0, color="0.6", lw=0.8)
+            ax.axvline(0, color="0.6", lw=0.8)
+            ax.grid(True, alpha=0.3)
+            if ax.get_legend_handles_labels()[0]:
+                ax.legend(fontsize="small")
+    return fig
+
+
+def plot_subgradient(loss, point, ax=None, lim=3.0):
+    """A loss and its supporting line(s) at a point.
+
+    Where the loss is differentiable the only supporting line is the tangent;
+    at a kink the slopes of the supporting lines fill the interval between the
+    left and right derivatives (drawn, with the fan of lines between them shaded).
+    The loss is drawn as a function of one number: the margin ``z = y·s`` for a
+    binary loss, the residual ``r = s - y`` for a regression loss, the margin
+    between two classes for a multiclass loss.
+
+    Parameters
+    ----------
+    loss : str or Loss
+        A loss of :data:`lsl_lib.losses.LOSSES` (``'epsilon_insensitive'`` by name
+        has epsilon 0.1; pass ``get_loss(name, epsilon)`` for another width).
+    point : float
+        Where to draw the subgradients.
+    ax : matplotlib Axes, optional
+        Draw there (one panel of a larger figure); a new figure otherwise.
+    lim : float, default=3.0
+        Half-width of the plotted range (widened to contain ``point``).
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    from lsl_lib.losses import get_loss
+
+    loss = get_loss(loss)
+    point = float(point)
+    if ax is None:
+        fig, (ax,) = new_figure(1)
+    else:
+        fig = ax.figure
+    z = np.linspace(min(-lim, point - 1.0), max(lim, point + 1.0), 801)
+    value, _ = _loss_on_line(loss, z)
+    v0, g0 = (a[0] for a in _loss_on_line(loss, point))
+    left = _loss_on_line(loss, point - _KINK_PROBE)[1][0]
+    right = _loss_on_line(loss, point + _KINK_PROBE)[1][0]
+    ax.plot(z, value, color="k", lw=2.5, label=loss.name)
+    if right - left > 1e-6:  # a kink: a whole interval of subgradients
+        lines = np.array([v0 + g * (z - point) for g in (left, right)])
+        ax.fill_between(z, lines.min(axis=0), lines.max(axis=0), color="C1", alpha=0.15,
+                        linewidth=0, label="other supporting lines")
+        ax.plot(z, lines[0], color="C1", lw=1.5, ls="--", label=f"left slope {left:.2f}")
+        ax.plot(z, lines[1], color="C3", lw=1.5, ls="--", label=f"right slope {right:.2f}")
+        title = (f"kink: ∂ℓ({point:.2f}) = [{left:.2f}, {right:.2f}]\n"
+                 f"(lsl_lib's subgradient picks {g0:.2f})")
+    else:
+        ax.plot(z, v0 + g0 * (z - point), color="C0", lw=1.5, ls="--",
+                label=f"tangent, slope {g0:.2f}")
+        title = f"differentiable: ∂ℓ({point:.2f}) = {{{g0:.2f}}}\n(the gradient)"
+    ax.plot([point], [v0], "o", color="k", ms=7, zorder=5)
+    top = 1.1 * max(float(value.max()), 1.0)
+    ax.set(title=title, xlabel=_line_label(loss), ylabel="loss", xlim=(z[0], z[-1]),
+           ylim=(-0.25 * top, top))
+    ax.axhline(0, color="0.6", lw=0.8)
+    ax.grid(True, alpha=0.3)
+    ax.legend(fontsize="small", loc="upper center")
+    return fig
+
+
+def plot_step_sizes(trajectories, mean=None, ax=None, logx=True, title=None):
+    """Estimates :math:`w_t` against t, one colour per step-size schedule.
+
+    Parameters
+    ----------
+    trajectories : dict
+        Label -> trajectory ``w`` of shape (T + 1,) (``w[0]`` the starting point,
+        as :func:`lsl_lib.losses.sgd_mean` returns) or (n_runs, T + 1) for several
+        independent streams, drawn thinner in the same colour.
+    mean : float, optional
+        The true mean, drawn as a dashed line.
+    ax : matplotlib Axes, optional
+        Draw there (one panel of a larger figure); a new figure otherwise.
+    logx : bool, default=True
+        Log scale in t (then t = 0 is not drawn).
+    title : str, optional
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    if ax is None:
+        fig, (ax,) = new_figure(1, width=6.0)
+    else:
+        fig = ax.figure
+    start = 1 if logx else 0
+    for i, (label, w) in enumerate(trajectories.items()):
+        runs = np.atleast_2d(np.asarray(w, dtype=float))
+        t = np.arange(runs.shape[1])
+        single = len(runs) == 1
+        for r, run in enumerate(runs):
+            ax.plot(t[start:], run[start:], color=f"C{i}", lw=1.6 if single else 1.0,
+                    alpha=1.0 if single else 0.75, label=label if r == 0 else None)
+    if mean is not None:
+        ax.axhline(mean, color="k", ls="--", lw=1.5, label=f"true mean {mean:g}")
+    if logx:
+        ax.set_xscale("log")
+    ax.set(xlabel="t (samples seen)", ylabel="estimate $w_t$")
+    if title:
+        ax.set_title(title)
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize="small")
+    return fig
+
+
+def plot_subgradient_descent(runs, f_star=None, contours=None, paths=None, w_star=None,
+                             ylim=None):
+    """Subgradient / gradient descent runs: paths over contour lines, and f against t.
+
+    Parameters
+    ----------
+    runs : dict
+        Label -> ``(W, f)`` as :func:`lsl_lib.losses.subgradient_descent` returns:
+        iterates of shape (T + 1, d) and objective values of shape (T + 1,).
+    f_star : float or dict, optional
+        The minimum of f (a dict: label -> minimum, when the runs minimise
+        different objectives); then :math:`f(w_t) - f^*` is drawn on a log scale.
+    contours : tuple (w1, w2, F), optional
+        A grid of a two-dimensional objective (``F[j, i]`` its value at
+        ``(w1[i], w2[j])``); adds a left panel with the contour lines and paths.
+    paths : sequence of str, optional
+        Labels of the runs whose 2-D paths are drawn on the contours (default:
+        all; leave out a run that minimises another objective).
+    w_star : array-like of shape (2,), optional
+        The minimiser, marked with a star on the contours.
+    ylim : tuple (bottom, top), optional
+        Limits of the objective's axis (e.g. to stop a log axis at 1e-10 when a
+        run reaches machine precision).
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    fig, axes = new_figure(2 if contours is not None else 1)
+    ax_f = axes[-1]
+    colors = {label: f"C{i}" for i, label in enumerate(runs)}
+    if contours is not None:
+        ax_c = axes[0]
+        w1, w2, F = contours
+        levels = np.quantile(F, np.linspace(0.0, 0.9, 16) ** 2)
+        ax_c.contour(w1, w2, F, levels=np.unique(levels), colors="0.55", linewidths=0.8)
+        for label in runs if paths is None else paths:
+            W = np.asarray(runs[label][0])
+            ax_c.plot(W[:, 0], W[:, 1], ".-", color=colors[label], lw=1, ms=3, label=label)
+        if w_star is not None:
+            ax_c.plot(*np.ravel(w_star)[:2], "*", color="k", ms=13, zorder=1.5,  # under the paths
+                      label="minimiser $w^*$")
+        ax_c.set(xlabel="$w_1$", ylabel="$w_2$", title="iterates on the contour lines of f",
+                 xlim=(w1[0], w1[-1]), ylim=(w2[0], w2[-1]))
+        ax_c.legend(fontsize="small")
+    for label, (_, f) in runs.items():
+        f = np.asarray(f, dtype=float)
+        if f_star is not None:
+            star = f_star[label] if isinstance(f_star, dict) else f_star
+            f = f - star
+            f = np.where(f > 0, f, np.nan)  # 0 cannot be drawn on a log axis
+        ax_f.plot(np.arange(len(f)), f, color=colors[label], lw=1.3, label=label)
+    ax_f.set(xlabel="iteration t",
+             ylabel="$f(w_t) - f^*$" if f_star is not None else "$f(w_t)$",
+             title="objective along the iterations")
+    if f_star is not None:
+        ax_f.set_yscale("log")
+    if ylim is not None:
+        ax_f.set_ylim(ylim)
+    ax_f.grid(True, which="both", alpha=0.3)
+    ax_f.legend(fontsize="small")
+    return fig
+
+
+# --- Pegasos lecture (notebooks/02_pegasos.ipynb) ----------------------------------
+
+
+def _mean_and_band(values, band):
+    """Mean over runs and the ``band`` percentiles of a (runs, points) array (1-D: one run)."""
+    values = np.atleast_2d(np.asarray(values, dtype=float))
+    low, high = np.percentile(values, band, axis=0)
+    return values.mean(axis=0), low, high, values.shape[0]
+
+
+def plot_minibatch(batch_sizes, suboptimality, band=(0, 100), title=None):
+    """Suboptimality at a fixed budget kT against the mini-batch size k.
+
+    The mini-batch figure of Shalev-Shwartz et al. (2011, Section 7): one line per
+    budget kT (examples processed), log-log axes. Several runs per point (seeds) are
+    drawn as their mean with a shaded band (by default from the min to the max).
+
+    Parameters
+    ----------
+    batch_sizes : sequence of int
+        The mini-batch sizes k, on the x-axis.
+    suboptimality : dict
+        Budget kT -> array of shape (len(batch_sizes),), or (n_runs, len(batch_sizes))
+        for several seeds: :math:`f(w) - f(w^*)` of the output after T = kT/k iterations.
+    band : (float, float), default=(0, 100)
+        Percentiles of the runs bounding the shaded band.
+    title : str, optional
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    fig, (ax,) = new_figure()
+    k = np.asarray(batch_sizes, dtype=float)
+    for budget, values in suboptimality.items():
+        mean, low, high, n_runs = _mean_and_band(values, band)
+        label = f"kT = {budget:,}" if isinstance(budget, (int, np.integer)) else f"kT = {budget}"
+        line, = ax.plot(k, np.where(mean > 0, mean, np.nan), marker="o", label=label)
+        if n_runs > 1:
+            ax.fill_between(k, np.where(low > 0, low, np.nan), np.where(high > 0, high, np.nan),
+                            color=line.get_color(), alpha=0.2, linewidth=0)
+    ax.set_xscale("log", base=2)
+    ax.set_yscale("log")
+    ax.set_xticks(k, [f"{int(v)}" for v in k])
+    ax.set_xlabel("mini-batch size k (budget kT fixed per line)")
+    ax.set_ylabel(AXIS_LABELS["suboptimality"])
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize="small", title="examples processed" if len(suboptimality) else None,
+              title_fontsize="small")
+    if title:
+        ax.set_title(title)
+    return fig
+
+
+def plot_sampling(runs, x="epoch", y="suboptimality", logx=False,
+                  logy=("suboptimality", "objective"), band=(25, 75), title=None):
+    """Convergence curves averaged over repeated runs: the sampling-scheme figure.
+
+    Like :func:`plot_convergence`, but each label holds several ``history_`` dicts
+    (one per seed, recorded at the same points); the figure draws their mean and a
+    shaded band (by default the interquartile range of the runs). Used to compare
+    'iid', 'permutation' and 'reshuffle'.
+
+    Parameters
+    ----------
+    runs : dict
+        Label -> list of ``history_`` dicts (or a single one).
+    x : str, default='epoch'
+    y : str or sequence of str, default='suboptimality'
+        The columns to draw, one axis each.
+    logx : bool, default=False
+    logy : sequence of str
+        The columns drawn on a log scale.
+    band : (float, float), default=(25, 75)
+        Percentiles of the runs bounding the shaded band.
+    title : str, optional
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    ys = [y] if isinstance(y, str) else list(y)
+    fig, axes = new_figure(len(ys))
+    for ax, column in zip(axes, ys):
+        for label, histories in runs.items():
+            if isinstance(histories, dict):
+                histories = [histories]
+            mean, low, high, n_runs = _mean_and_band([h[column] for h in histories], band)
+            xs = np.asarray(histories[0][x], dtype=float)
+            if column in logy:
+                mean, low, high = (np.where(v > 0, v, np.nan) for v in (mean, low, high))
+            suffix = f" (mean of {n_runs})" if n_runs > 1 else ""
+            line, = ax.plot(xs, mean, label=f"{label}{suffix}")
+            if n_runs > 1:
+                ax.fill_between(xs, low, high, color=line.get_color(), alpha=0.2, linewidth=0)
+        ax.set_xlabel(AXIS_LABELS.get(x, x))
+        ax.set_ylabel(AXIS_LABELS.get(column, column))
+        if column in logy:
+            ax.set_yscale("log")
+        if logx:
+            ax.set_xscale("log")
+        ax.grid(True, which="both", alpha=0.3)
+    axes[0].legend(fontsize="small")
+    if title:
+        fig.suptitle(title)
+    return fig
+
+
+def plot_training_set_size(n_samples, iterations, budget=None, title=None):
+    """Iterations needed to reach a target test error against the training-set size n.
+
+    The experiment of Shalev-Shwartz and Srebro (2008): with more data, a stochastic
+    solver reaches a fixed test error in fewer iterations. One line per target;
+    a target not reached within ``budget`` iterations is marked by a cross on the
+    dashed budget line.
+
+    Parameters
+    ----------
+    n_samples : sequence of int
+        Training-set sizes, on the x-axis.
+    iterations : dict
+        Label (the target) -> array of shape (len(n_samples),) of iteration counts,
+        ``inf`` (or nan) where the target was not reached.
+    budget : int, optional
+        The iterations each run had; drawn as a dashed line.
+    title : str, optional
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    from matplotlib.ticker import FuncFormatter, LogLocator
+
+    fig, (ax,) = new_figure(width=7.5)
+    n = np.asarray(n_samples, dtype=float)
+    for j, (label, values) in enumerate(iterations.items()):
+        values = np.asarray(values, dtype=float)
+        reached = np.isfinite(values)
+        line, = ax.plot(n, np.where(reached, values, np.nan), marker="o", label=label)
+        if budget is not None and not reached.all():
+            shift = 1.07 ** (j - (len(iterations) - 1) / 2)  # crosses of several lines side by side
+            ax.plot(n[~reached] * shift, np.full((~reached).sum(), float(budget)),
+                    linestyle="none", marker="x", markersize=8, markeredgewidth=2,
+                    color=line.get_color())
+    if budget is not None:
+        ax.axhline(budget, color="0.4", linestyle="--", linewidth=1,
+                   label=f"budget T = {budget:,} (×: not reached)")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xticks(n, [f"{int(v):,}" for v in n])
+    ax.yaxis.set_major_locator(LogLocator(subs=(1.0, 2.0, 3.0, 5.0)))
+    ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:,.0f}"))
+    ax.minorticks_off()
+    ax.set_xlabel("training-set size n")
+    ax.set_ylabel("iterations to reach the target")
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0)
+    if title:
+        ax.set_title(title)
+    return fig
+
+
+def plot_decision_boundary(estimators, X, y, resolution=200, title=None):
+    """Decision regions of fitted classifiers on 2-D data, one axis per estimator.
+
+    A binary classifier with ``predict_proba`` is shaded by the probability of
+    ``classes_[1]`` (the 0.5 level drawn); one without is shaded by the sign of its
+    ``decision_function``, with the boundary (solid) and the margins at -1 and +1
+    (dashed). A multiclass classifier is shaded by its predicted class. The
+    estimators are only evaluated on a grid, never fitted.
+
+    Parameters
+    ----------
+    estimators : fitted classifier or dict
+        A classifier, or label -> classifier (one axis each, the label as title).
+    X : ndarray of shape (n, 2)
+    y : ndarray of shape (n,)
+    resolution : int, default=200
+        Grid points per side.
+    title : str, optional
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    if not isinstance(estimators, dict):
+        estimators = {"": estimators}
+    X = np.asarray(X, dtype=float)
+    y = np.asarray(y)
+    if X.ndim != 2 or X.shape[1] != 2:
+        raise ValueError(f"X must have 2 columns to draw decision regions, got shape {X.shape}.")
+    pad = 0.1 * (X.max(axis=0) - X.min(axis=0)) + 1e-9
+    low, high = X.min(axis=0) - pad, X.max(axis=0) + pad
+    g0, g1 = np.meshgrid(np.linspace(low[0], high[0], resolution),
+                         np.linspace(low[1], high[1], resolution))
+    grid = np.column_stack([g0.ravel(), g1.ravel()])
+    classes = np.unique(y)
+    colors = ["tab:blue", "tab:red"] if len(classes) == 2 else \
+        [f"C{i % 10}" for i in range(len(classes))]
+    fig, axes = new_figure(len(estimators), width=4.2, height=3.8)
+    for ax, (label, est) in zip(axes, estimators.items()):
+        n_classes = len(getattr(est, "classes_", classes))
+        if n_classes == 2 and hasattr(est, "predict_proba"):
+            Z = est.predict_proba(grid)[:, 1].reshape(g0.shape)
+            ax.contourf(g0, g1, Z, levels=np.linspace(0, 1, 11), cmap="RdBu_r", alpha=0.5)
+            ax.contour(g0, g1, Z, levels=[0.5], colors="k", linewidths=1.5)
+        elif n_classes == 2:
+            Z = est.decision_function(grid).reshape(g0.shape)
+            ax.contourf(g0, g1, np.sign(Z), levels=[-2, 0, 2], colors=["tab:blue", "tab:red"],
+                        alpha=0.15)
+            if Z.min() < 0 < Z.max():
+                ax.contour(g0, g1, Z, levels=[0], colors="k", linewidths=1.5)
+            margins = [v for v in (-1, 1) if Z.min() < v < Z.max()]
+            if margins:
+                ax.contour(g0, g1, Z, levels=margins, colors="k", linewidths=1,
+                           linestyles="dashed")
+        else:
+            Z = np.searchsorted(est.classes_, est.predict(grid)).reshape(g0.shape)
+            ax.contourf(g0, g1, Z, levels=np.arange(n_classes + 1) - 0.5,
+                        colors=colors[:n_classes], alpha=0.2)
+        for c, color in zip(classes, colors):
+            mask = y == c
+            ax.scatter(X[mask, 0], X[mask, 1], s=14, color=color, edgecolors="white",
+                       linewidths=0.4, label=f"y = {c}")
+        ax.set_xlim(low[0], high[0])
+        ax.set_ylim(low[1], high[1])
+        ax.set_xlabel("$x_1$")
+        ax.set_ylabel("$x_2$")
+        if label:
+            ax.set_title(label)
+    axes[0].legend(fontsize="small", loc="best")
+    if title:
+        fig.suptitle(title)
+    return fig
+
+
+def plot_weight_images(coef, image_shape, labels=None, ncols=5, title=None):
+    """The rows of a weight matrix drawn as images: one template per class.
+
+    For a multiclass linear model on images (the 8x8 digits), row r of ``coef`` is
+    what class r's score looks for: red pixels vote for the class, blue against.
+
+    Parameters
+    ----------
+    coef : ndarray of shape (K, prod(image_shape))
+    image_shape : tuple (height, width)
+    labels : sequence of K labels, optional
+        Titles of the images (default: the row indices).
+    ncols : int, default=5
+    title : str, optional
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    coef = np.atleast_2d(np.asarray(coef, dtype=float))
+    n_rows = -(-coef.shape[0] // ncols)
+    ncols = min(ncols, coef.shape[0])
+    fig = Figure(figsize=(1.6 * ncols + 0.8, 1.7 * n_rows + (0.4 if title else 0.0)),
+                 layout="constrained")
+    axes = np.atleast_1d(fig.subplots(n_rows, ncols, squeeze=False).ravel())
+    labels = list(range(coef.shape[0])) if labels is None else list(labels)
+    vmax = np.abs(coef).max() or 1.0
+    image = None
+    for ax in axes:
+        ax.set_axis_off()
+    for ax, row, label in zip(axes, coef, labels):
+        image = ax.imshow(row.reshape(image_shape), cmap="RdBu_r", vmin=-vmax, vmax=vmax)
+        ax.set_title(str(label), fontsize="medium")
+    fig.colorbar(image, ax=list(axes), shrink=0.8, label="weight")
+    if title:
+        fig.suptitle(title)
+    return fig
