@@ -145,7 +145,7 @@ def pegasos_numba_chunk(data, cols, indptr, y, W, W_sum, indices, t0, lam, code,
     """The same iterations as :func:`pegasos_numpy_chunk`, compiled.
 
     ``X`` comes as CSR arrays ``(data, cols, indptr)``; a dense C-ordered X comes as
-    ``data = X.ravel()``, ``cols = arange(d)`` and an empty ``indptr``, row i being
+    ``data = X.ravel()`` with empty ``cols`` and ``indptr``, row i being
     ``data[i*d:(i+1)*d]``. The iterate is kept as :math:`w = a v`: the shrink
     multiplies the scalar ``a``, a step adds to ``v`` only where ``x_i`` is non-zero,
     and :math:`\\|v\\|^2` is updated along, so one iteration costs O(k nnz(x) K).
@@ -175,13 +175,14 @@ def pegasos_numba_chunk(data, cols, indptr, y, W, W_sum, indices, t0, lam, code,
         # subgradients at w_t
         for b in range(k):
             i = indices[it, b]
-            start = i * d if dense else indptr[i]
-            stop = start + d if dense else indptr[i + 1]
-            offset = start if dense else 0
             for r in range(K):
                 acc = 0.0
-                for p in range(start, stop):
-                    acc += data[p] * v[r, cols[p - offset]]
+                if dense:  # contiguous row: no index array, so the loop vectorises
+                    for j in range(d):
+                        acc += data[i * d + j] * v[r, j]
+                else:
+                    for p in range(indptr[i], indptr[i + 1]):
+                        acc += data[p] * v[r, cols[p]]
                 s[r] = a * acc
             score_subgradient(code, y[i], s, epsilon, g)
             for r in range(K):
@@ -201,13 +202,12 @@ def pegasos_numba_chunk(data, cols, indptr, y, W, W_sum, indices, t0, lam, code,
             i = indices[it, b]
             start = i * d if dense else indptr[i]
             stop = start + d if dense else indptr[i + 1]
-            offset = start if dense else 0
             for r in range(K):
                 c = -(eta_t / k) * G[b, r] / a
                 if c == 0.0:
                     continue
                 for p in range(start, stop):
-                    j = cols[p - offset]
+                    j = p - start if dense else cols[p]
                     delta = c * data[p]
                     old = v[r, j]
                     v[r, j] = old + delta
@@ -271,8 +271,8 @@ def _compiled_arrays(X):
     """``(data, cols, indptr)`` of X as :func:`pegasos_numba_chunk` reads it."""
     if sp.issparse(X):
         return X.data, X.indices, X.indptr
-    X = np.ascontiguousarray(X)
-    return X.ravel(), np.arange(X.shape[1], dtype=np.int64), np.empty(0, dtype=np.int64)
+    empty = np.empty(0, dtype=np.int64)
+    return np.ascontiguousarray(X).ravel(), empty, empty
 
 
 def pegasos(X, y, lam, n_iter, *, n_outputs=1, loss="hinge", epsilon=0.1, batch_size=1,
@@ -382,7 +382,7 @@ def pegasos(X, y, lam, n_iter, *, n_outputs=1, loss="hinge", epsilon=0.1, batch_
             n_avg = pegasos_numpy_chunk(X, y, state.W, state.W_sum, indices[start:stop], state.t,
                                         lam, loss, radius2, average_from, step_offset)
         trace.stop()
-        if not np.all(np.isfinite(state.W)):
+        if not np.isfinite(np.vdot(state.W, state.W)):  # NaN, inf, or a norm that overflows
             raise ValueError(
                 f"Pegasos diverged: the weights overflowed by iteration {state.t + stop - start}. "
                 f"Early steps 1/(lam t) are too long for loss={loss.name!r} on these features; "
@@ -411,8 +411,13 @@ def reference_solution(X, y, lam, loss, n_outputs=1, epsilon=0.1, tol=1e-8):
 
     loss = get_loss(loss, epsilon)
     n_samples, n_features = X.shape
+    if sp.issparse(X) and X.indices.dtype != np.int32 and X.nnz < np.iinfo(np.int32).max:
+        # liblinear takes 32-bit indices only; load_svmlight_file returns 64-bit ones
+        X = sp.csr_matrix((X.data, X.indices.astype(np.int32), X.indptr.astype(np.int32)),
+                          shape=X.shape)
     C = 1.0 / (lam * n_samples)
-    liblinear = dict(C=C, fit_intercept=False, tol=tol, max_iter=100_000, dual=True)
+    liblinear = dict(C=C, fit_intercept=False, tol=tol, max_iter=100_000, dual=True,
+                     random_state=0)  # liblinear's coordinate order: reproducible f*
     if loss.name == "hinge":
         return LinearSVC(loss="hinge", **liblinear).fit(X, y).coef_.copy()
     if loss.name == "multiclass_hinge":
@@ -487,12 +492,13 @@ class _BasePegasos(BaseEstimator):
             reference = primal_objective(
                 reference_solution(X, y, self.lam, loss, n_outputs), X, y, self.lam, loss)
         monitor = None
-        if eval_set is not None:
+        if eval_set is not None:  # validated once here, then scored directly at each record
             X_eval, y_eval = eval_set
+            X_eval = self._prepare(X_eval, y_eval, reset=False)[0]
+            y_eval = np.asarray(y_eval)
 
             def monitor(coef):
-                self._set_coef(coef)
-                return {self._eval_name: self._eval_metric(X_eval, y_eval)}
+                return {self._eval_name: self._eval_metric(np.asarray(X_eval @ coef.T), y_eval)}
 
         self._state, history = pegasos(
             X, y, self.lam, n_iter, n_outputs=n_outputs, loss=loss, batch_size=self.batch_size,
@@ -725,8 +731,13 @@ class PegasosClassifier(ClassifierMixin, _BasePegasos):
     def predict_log_proba(self, X):
         return np.log(self.predict_proba(X))
 
-    def _eval_metric(self, X, y):
-        return 1.0 - self.score(X, y)
+    def _eval_metric(self, scores, y):
+        """Error rate of the scores (n, K) of the current iterate on held-out labels."""
+        if scores.shape[1] == 1:
+            predicted = self.classes_[(scores[:, 0] > 0).astype(int)]
+        else:
+            predicted = self.classes_[np.argmax(scores, axis=1)]
+        return float(np.mean(predicted != y))
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -844,5 +855,6 @@ reference_objective, backend, random_state
     def predict(self, X):
         return self._scores(X)
 
-    def _eval_metric(self, X, y):
-        return float(np.mean((self.predict(X) - np.asarray(y)) ** 2))
+    def _eval_metric(self, scores, y):
+        """Mean squared error of the scores (n, 1) of the current iterate."""
+        return float(np.mean((scores[:, 0] - y) ** 2))

@@ -7,6 +7,7 @@ figure displays it once.
 """
 import numpy as np
 from matplotlib.figure import Figure
+from matplotlib.ticker import NullFormatter
 
 #: Labels of the trace columns (``history_``) on the axes.
 AXIS_LABELS = {
@@ -62,6 +63,7 @@ def plot_convergence(histories, x="iteration", y=("suboptimality", "test_error")
             ax.set_yscale("log")
         if logx:
             ax.set_xscale("log")
+            ax.xaxis.set_minor_formatter(NullFormatter())  # minor labels overlap on short ranges
         ax.grid(True, which="both", alpha=0.3)
     axes[0].legend(fontsize="small")
     if title:
@@ -413,8 +415,7 @@ def plot_minibatch(batch_sizes, suboptimality, band=(0, 100), title=None):
     ax.set_xlabel("mini-batch size k (budget kT fixed per line)")
     ax.set_ylabel(AXIS_LABELS["suboptimality"])
     ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize="small", title="examples processed" if len(suboptimality) else None,
-              title_fontsize="small")
+    ax.legend(fontsize="small", title="examples processed", title_fontsize="small")
     if title:
         ax.set_title(title)
     return fig
@@ -467,6 +468,7 @@ def plot_sampling(runs, x="epoch", y="suboptimality", logx=False,
             ax.set_yscale("log")
         if logx:
             ax.set_xscale("log")
+            ax.xaxis.set_minor_formatter(NullFormatter())  # minor labels overlap on short ranges
         ax.grid(True, which="both", alpha=0.3)
     axes[0].legend(fontsize="small")
     if title:

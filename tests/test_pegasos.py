@@ -164,6 +164,8 @@ def test_estimator_history_columns_and_record_points():
     assert np.all(np.diff(h["seconds"]) >= 0)
     assert h["objective"][0] == pytest.approx(1.0)  # hinge at w = 0
     assert h["test_error"][-1] == pytest.approx(1 - clf.score(X[:100], y[:100]))
+    reg = PegasosRegressor(n_iter=400, record_every=200, random_state=0).fit(X, y, eval_set=(X, y))
+    assert reg.history_["test_mse"][-1] == pytest.approx(np.mean((reg.predict(X) - y) ** 2))
     assert PegasosClassifier(n_iter=10).fit(X, y).history_ == {}
 
 
@@ -237,12 +239,34 @@ def test_sparse_int64_indices_and_float32_accepted():
     np.testing.assert_array_equal(sparse.predict(csr), dense.predict(X))
 
 
+def test_reference_solution_accepts_int64_sparse_indices():
+    X, y = two_gaussian_blobs(300, n_features=4, random_state=6)
+    csr = sp.csr_matrix(X)
+    csr64 = sp.csr_matrix((csr.data, csr.indices.astype(np.int64), csr.indptr.astype(np.int64)),
+                          shape=csr.shape)
+    np.testing.assert_allclose(reference_solution(csr64, y.astype(float), 1e-2, "hinge"),
+                               reference_solution(X, y.astype(float), 1e-2, "hinge"), rtol=1e-6)
+
+
 def test_divergence_is_an_error_not_nan():
     rng = np.random.default_rng(0)
     X = 100 * rng.normal(size=(200, 5))
     y = X @ rng.normal(size=5)
     with pytest.raises(ValueError, match="diverged"):
         PegasosRegressor(lam=1e-6, projection=False, step_offset=0, random_state=0).fit(X, y)
+    # weights still finite (~1e164) but their norm overflows: caught as well
+    X = rng.normal(size=(2000, 20))
+    with pytest.raises(ValueError, match="diverged"):
+        PegasosRegressor(lam=1e-2, n_iter=2000, step_offset=0, projection=False,
+                         record_every=400, random_state=0).fit(X, 2 * X @ rng.normal(size=20))
+
+
+def test_reference_solution_is_reproducible():
+    X, y = two_gaussian_blobs(3000, n_features=5, random_state=8)
+    np.random.seed(1)
+    a = reference_solution(X, y.astype(float), 1e-3, "hinge")
+    np.random.seed(2)
+    np.testing.assert_array_equal(reference_solution(X, y.astype(float), 1e-3, "hinge"), a)
 
 
 _X, _y = two_gaussian_blobs(40, random_state=0)

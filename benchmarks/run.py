@@ -1,0 +1,37 @@
+#!/usr/bin/env python
+"""Run every benchmark in one process and print a table of ratios.
+
+    python benchmarks/run.py            # the full benchmarks (a few minutes)
+    python benchmarks/run.py --quick    # a smoke run on small problems
+
+Ratios are peer time / lsl time (or numpy reference / numba path): above 1 means lsl
+is faster. min / median / max are over paired repeats; 'met' compares the median with
+the target of the issue. Absolute seconds depend on the machine, ratios much less.
+"""
+import argparse
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import bench_import  # noqa: E402
+import bench_pegasos  # noqa: E402
+from common import print_table  # noqa: E402
+
+BENCHMARKS = {"import": bench_import, "pegasos": bench_pegasos}
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="small problems, one repeat")
+    parser.add_argument("only", nargs="*", choices=[*BENCHMARKS, []], help="benchmarks to run")
+    args = parser.parse_args(argv)
+    rows = []
+    for name in args.only or BENCHMARKS:
+        rows += BENCHMARKS[name].run(quick=args.quick)
+    print_table(rows)
+    return 0 if all(r["met"] is not False for r in rows) or args.quick else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
