@@ -28,6 +28,18 @@ def new_figure(ncols=1, width=5.0, height=3.6):
     return fig, axes
 
 
+def _trace_axis(ax, x, column, logx, logy):
+    """Label and scale an axis that draws the trace column ``column`` against ``x``."""
+    ax.set_xlabel(AXIS_LABELS.get(x, x))
+    ax.set_ylabel(AXIS_LABELS.get(column, column))
+    if logy:
+        ax.set_yscale("log")
+    if logx:
+        ax.set_xscale("log")
+        ax.xaxis.set_minor_formatter(NullFormatter())  # minor labels overlap on short ranges
+    ax.grid(True, which="both", alpha=0.3)
+
+
 def plot_convergence(histories, x="iteration", y=("suboptimality", "test_error"), logx=False,
                      logy=("suboptimality", "objective"), title=None):
     """Convergence curves: one axis per column in ``y``, one line per run.
@@ -57,14 +69,7 @@ def plot_convergence(histories, x="iteration", y=("suboptimality", "test_error")
             if column in logy:
                 values = np.where(values > 0, values, np.nan)  # 0 cannot be drawn on a log axis
             ax.plot(history[x], values, label=label, marker="." if len(values) < 30 else None)
-        ax.set_xlabel(AXIS_LABELS.get(x, x))
-        ax.set_ylabel(AXIS_LABELS.get(column, column))
-        if column in logy:
-            ax.set_yscale("log")
-        if logx:
-            ax.set_xscale("log")
-            ax.xaxis.set_minor_formatter(NullFormatter())  # minor labels overlap on short ranges
-        ax.grid(True, which="both", alpha=0.3)
+        _trace_axis(ax, x, column, logx, column in logy)
     axes[0].legend(fontsize="small")
     if title:
         fig.suptitle(title)
@@ -462,14 +467,7 @@ def plot_sampling(runs, x="epoch", y="suboptimality", logx=False,
             line, = ax.plot(xs, mean, label=f"{label}{suffix}")
             if n_runs > 1:
                 ax.fill_between(xs, low, high, color=line.get_color(), alpha=0.2, linewidth=0)
-        ax.set_xlabel(AXIS_LABELS.get(x, x))
-        ax.set_ylabel(AXIS_LABELS.get(column, column))
-        if column in logy:
-            ax.set_yscale("log")
-        if logx:
-            ax.set_xscale("log")
-            ax.xaxis.set_minor_formatter(NullFormatter())  # minor labels overlap on short ranges
-        ax.grid(True, which="both", alpha=0.3)
+        _trace_axis(ax, x, column, logx, column in logy)
     axes[0].legend(fontsize="small")
     if title:
         fig.suptitle(title)

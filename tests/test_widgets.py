@@ -1,0 +1,40 @@
+"""Widget panels: the plot function is drawn once at creation and again, with the new
+value, whenever a control changes; every control that fits a model updates on release."""
+import ipywidgets as widgets
+import pytest
+
+from lsl_lib.widgets import (batch_size_slider, choice, float_slider, int_slider, lam_slider,
+                             panel, sampling_dropdown, toggle)
+
+
+def test_panel_draws_at_creation_and_redraws_on_change():
+    calls = []
+
+    def plot(lam, k, sampling):
+        calls.append((lam, k, sampling))
+        return f"figure {len(calls)}"
+
+    lam, k, sampling = lam_slider(1e-3), batch_size_slider(4), sampling_dropdown()
+    box = panel(plot, lam=lam, k=k, sampling=sampling)
+    assert isinstance(box, widgets.VBox)
+    controls, output = box.children
+    assert list(controls.children) == [lam, k, sampling]
+    assert isinstance(output, widgets.Output)
+    assert calls == [(pytest.approx(1e-3), 4, "iid")]
+    k.value = 16
+    sampling.value = "reshuffle"
+    assert calls[-2:] == [(pytest.approx(1e-3), 16, "iid"), (pytest.approx(1e-3), 16, "reshuffle")]
+
+
+@pytest.mark.parametrize("make", [lambda: lam_slider(), lambda: batch_size_slider(),
+                                  lambda: int_slider(5, 1, 10), lambda: float_slider(0.5, 0, 1, 0.1)])
+def test_sliders_update_on_release_only(make):
+    assert make().continuous_update is False
+
+
+def test_choices():
+    assert sampling_dropdown().options == ("iid", "permutation", "reshuffle")
+    assert choice(["a", "b"], "b").value == "b"
+    assert choice(["a", "b"]).value == "a"
+    assert toggle(True, "projection").value is True
+    assert lam_slider(1e-2, -4, 0).max == 0 and lam_slider(1e-2, -4, 0).value == pytest.approx(1e-2)
