@@ -1,0 +1,166 @@
+"""Shared pytest configuration.
+
+The browser tests (marker ``browser``, tests/test_browser.py) use what is defined here:
+
+* ``notebook_path``: a test taking this argument is parametrized over the notebooks,
+  ``<notebooks dir>/*.ipynb`` globbed at collection time (so new notebooks are covered);
+* ``notebooks_dir``: that folder, ``<repo>/notebooks`` unless the environment variable
+  ``LSL_NOTEBOOKS_DIR`` points elsewhere (handy to try the browser test on scratch notebooks);
+* ``lab_server``: one JupyterLab server for the session, serving a temporary copy of that folder;
+* ``browser``: one headless Chromium for the session (Debian's, at ``/usr/bin/chromium`` unless
+  ``LSL_CHROMIUM`` says otherwise); tests using it skip if Chromium or Playwright is missing.
+"""
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+NOTEBOOKS_DIR = Path(os.environ.get("LSL_NOTEBOOKS_DIR", REPO_ROOT / "notebooks")).resolve()
+CHROMIUM = Path(os.environ.get("LSL_CHROMIUM", "/usr/bin/chromium"))
+
+LAB_START_TIMEOUT_S = 60
+
+# JupyterLab user settings, keyed by plugin: no news or update-check prompts, no autosave, every
+# cell attached to the DOM (the default windowing mode skips rendering cells outside the viewport),
+# and no blank space after the last cell (so a screenshot can be sized to the notebook).
+LAB_USER_SETTINGS = {
+    "@jupyterlab/apputils-extension/notification": {"fetchNews": "false", "checkForUpdates": False},
+    "@jupyterlab/docmanager-extension/plugin": {"autosave": False},
+    "@jupyterlab/notebook-extension/tracker": {"windowingMode": "none", "scrollPastEnd": False},
+}
+
+
+def pytest_generate_tests(metafunc):
+    # Globbed at collection time; with no notebook, pytest reports the test as skipped ("empty
+    # parameter set") and test_browser.py::test_notebooks_exist fails.
+    if "notebook_path" in metafunc.fixturenames:
+        notebooks = sorted(NOTEBOOKS_DIR.glob("*.ipynb"))
+        metafunc.parametrize("notebook_path", notebooks, ids=[nb.stem for nb in notebooks])
+
+
+@pytest.fixture(scope="session")
+def notebooks_dir() -> Path:
+    return NOTEBOOKS_DIR
+
+
+@dataclass(frozen=True)
+class LabServer:
+    url: str  # http://127.0.0.1:<port>, no trailing slash
+    token: str
+
+    def api(self, method: str, path: str):
+        """Call the server's REST API (``path`` like ``/api/sessions``); return the decoded JSON."""
+        request = urllib.request.Request(
+            self.url + path, method=method, headers={"Authorization": f"token {self.token}"}
+        )
+        with urllib.request.urlopen(request, timeout=10) as response:
+            body = response.read()
+        return json.loads(body) if body else None
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.fixture(scope="session")
+def lab_server(tmp_path_factory, notebooks_dir) -> LabServer:
+    """A JupyterLab server isolated from the user's Jupyter setup and from the repository.
+
+    It serves a copy of the notebooks folder, so running them never modifies the committed files,
+    and keeps its config, runtime files, settings and workspaces in a temporary directory.
+    """
+    tmp = tmp_path_factory.mktemp("jupyterlab")
+    root = tmp / "root"
+    shutil.copytree(notebooks_dir, root, ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
+    settings_dir = tmp / "config" / "lab" / "user-settings"
+    for plugin, settings in LAB_USER_SETTINGS.items():
+        path = settings_dir / f"{plugin}.jupyterlab-settings"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(settings))
+
+    env = {k: v for k, v in os.environ.items() if k not in ("JUPYTER_PATH", "JUPYTER_CONFIG_PATH")}
+    env.update(
+        JUPYTER_CONFIG_DIR=str(tmp / "config"),
+        JUPYTER_DATA_DIR=str(tmp / "data"),
+        JUPYTER_RUNTIME_DIR=str(tmp / "runtime"),
+        JUPYTERLAB_SETTINGS_DIR=str(settings_dir),
+        JUPYTERLAB_WORKSPACES_DIR=str(tmp / "workspaces"),
+        IPYTHONDIR=str(tmp / "ipython"),
+        # The kernels import lsl_lib from the repository: keep bytecode and numba caches out of it.
+        PYTHONDONTWRITEBYTECODE="1",
+        NUMBA_CACHE_DIR=str(tmp / "numba"),
+    )
+    port, token = _free_port(), secrets.token_hex(24)
+    command = [
+        sys.executable, "-m", "jupyter", "lab", "--no-browser", "--allow-root",
+        "--ServerApp.ip=127.0.0.1", f"--port={port}", "--ServerApp.port_retries=0",
+        f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={root}",
+        # no network: no news feed, no update check
+        "--LabApp.news_url=None", "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+        # window.jupyterapp, so that tests can run JupyterLab commands and read the kernel's state
+        "--LabApp.expose_app_in_browser=True",
+    ]  # fmt: skip
+    log_path = tmp / "jupyterlab.log"
+    with open(log_path, "wb") as log:
+        process = subprocess.Popen(command, env=env, cwd=tmp, stdout=log, stderr=subprocess.STDOUT)
+    server = LabServer(url=f"http://127.0.0.1:{port}", token=token)
+    try:
+        deadline = time.monotonic() + LAB_START_TIMEOUT_S
+        while True:
+            try:
+                server.api("GET", "/api/status")  # needs the token, so this also checks it
+                break
+            except OSError:  # not listening yet (URLError, ConnectionError, timeout)
+                if process.poll() is not None or time.monotonic() > deadline:
+                    pytest.fail(
+                        f"JupyterLab did not start within {LAB_START_TIMEOUT_S} s (exit code "
+                        f"{process.poll()}); its log:\n{log_path.read_text()[-5000:]}"
+                    )
+                time.sleep(0.2)
+        yield server
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Headless Chromium driven by Playwright (Debian's build: no `playwright install` needed)."""
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        pytest.skip("playwright is not installed; `pip install playwright` to run browser tests")
+    if not CHROMIUM.exists():
+        pytest.skip(
+            f"Chromium not found at {CHROMIUM}; install Debian's chromium to run browser tests"
+        )
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(
+            executable_path=CHROMIUM,
+            headless=True,
+            args=[
+                "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                "--no-first-run", "--disable-quic",
+            ],
+        )  # fmt: skip
+        yield chromium
+        chromium.close()
