@@ -334,6 +334,10 @@ def pegasos(X, y, lam, n_iter, *, n_outputs=1, loss="hinge", epsilon=0.1, batch_
         ``state.coef``) and the optional ones; empty when ``record_every`` is None.
     """
     loss = get_loss(loss, epsilon)
+    if not lam > 0:
+        raise ValueError(f"lam must be > 0, got {lam}.")
+    if not n_iter >= 1:
+        raise ValueError(f"n_iter must be >= 1, got {n_iter}.")
     if averaging not in AVERAGING:
         raise ValueError(f"averaging must be one of {AVERAGING}, got {averaging!r}.")
     path = resolve_backend(backend)
@@ -386,7 +390,7 @@ def pegasos(X, y, lam, n_iter, *, n_outputs=1, loss="hinge", epsilon=0.1, batch_
             raise ValueError(
                 f"Pegasos diverged: the weights overflowed by iteration {state.t + stop - start}. "
                 f"Early steps 1/(lam t) are too long for loss={loss.name!r} on these features; "
-                "use projection=True, a larger lam, or standardised features.")
+                "use projection=True, step_offset='auto', a larger lam, or standardised features.")
         state.n_averaged += n_avg
         state.t += stop - start
         if record_every is not None:
@@ -402,6 +406,20 @@ def reference_solution(X, y, lam, loss, n_outputs=1, epsilon=0.1, tol=1e-8):
     :math:`\frac12\|w\|^2 + C\sum_i \ell_i`): ``LinearSVC`` for the hinge and the
     Crammer-Singer hinge, ``LinearSVR`` for the epsilon-insensitive loss. Smooth
     losses minimise f itself by L-BFGS.
+
+    Parameters
+    ----------
+    X : ndarray or sparse matrix of shape (n, d)
+    y : ndarray of shape (n,)
+        As :func:`pegasos` takes it: -1/+1, targets, or class indices.
+    lam : float
+    loss : str or Loss
+    n_outputs : int, default=1
+        K (the number of classes for a multiclass loss; all must occur in y).
+    epsilon : float, default=0.1
+        For ``'epsilon_insensitive'``.
+    tol : float, default=1e-8
+        liblinear's tolerance, and L-BFGS's on the gradient.
 
     Returns
     -------

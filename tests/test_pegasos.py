@@ -305,6 +305,17 @@ def test_bad_input_is_named(make, X, y, match, monkeypatch):
         make().fit(X, y)
 
 
+@pytest.mark.parametrize("kwargs,match", [(dict(lam=0.0), "lam"), (dict(n_iter=0), "n_iter"),
+                                          (dict(averaging="tail"), "averaging"),
+                                          (dict(sampling="cyclic"), "sampling"),
+                                          (dict(batch_size=100), "batch_size"),
+                                          (dict(loss="huber"), "loss")])
+def test_functional_api_names_bad_arguments(kwargs, match):
+    args = dict(lam=0.1, n_iter=10) | kwargs
+    with pytest.raises(ValueError, match=match):
+        pegasos(_X, _y.astype(float), args.pop("lam"), args.pop("n_iter"), **args)
+
+
 def test_random_state_of_the_wrong_type():
     with pytest.raises((TypeError, ValueError), match="random_state"):
         PegasosClassifier(random_state="seed").fit(_X, _y)
