@@ -40,14 +40,26 @@ def _trace_axis(ax, x, column, logx, logy):
     ax.grid(True, which="both", alpha=0.3)
 
 
+def _mean_and_band(values, band):
+    """Mean over runs and the ``band`` percentiles of a (runs, points) array (1-D: one run)."""
+    values = np.atleast_2d(np.asarray(values, dtype=float))
+    low, high = np.percentile(values, band, axis=0)
+    return values.mean(axis=0), low, high, values.shape[0]
+
+
 def plot_convergence(histories, x="iteration", y=("suboptimality", "test_error"), logx=False,
-                     logy=("suboptimality", "objective"), title=None):
-    """Convergence curves: one axis per column in ``y``, one line per run.
+                     logy=("suboptimality", "objective"), band=(25, 75), title=None):
+    """Convergence curves: one axis per column in ``y``, one line per label.
+
+    A label holds one ``history_``, drawn as it is, or a list of them (one per seed,
+    recorded at the same points), drawn as their mean with a shaded band between two
+    percentiles of the runs: the figure that compares sampling schemes.
 
     Parameters
     ----------
     histories : dict
-        Label -> ``history_`` of a fitted estimator (a dict of 1-D arrays).
+        Label -> ``history_`` of a fitted estimator (a dict of 1-D arrays), or a list
+        of them.
     x : str, default='iteration'
         The column on the x-axis ('iteration', 'epoch' or 'seconds').
     y : str or sequence of str
@@ -55,6 +67,8 @@ def plot_convergence(histories, x="iteration", y=("suboptimality", "test_error")
     logx : bool, default=False
     logy : sequence of str
         The columns drawn on a log scale.
+    band : (float, float), default=(25, 75)
+        Percentiles of the runs bounding the band (when a label has several runs).
     title : str, optional
 
     Returns
@@ -64,11 +78,16 @@ def plot_convergence(histories, x="iteration", y=("suboptimality", "test_error")
     ys = [y] if isinstance(y, str) else list(y)
     fig, axes = new_figure(len(ys))
     for ax, column in zip(axes, ys):
-        for label, history in histories.items():
-            values = np.asarray(history[column], dtype=float)
-            if column in logy:
-                values = np.where(values > 0, values, np.nan)  # 0 cannot be drawn on a log axis
-            ax.plot(history[x], values, label=label, marker="." if len(values) < 30 else None)
+        for label, runs in histories.items():
+            runs = [runs] if isinstance(runs, dict) else runs
+            mean, low, high, n_runs = _mean_and_band([h[column] for h in runs], band)
+            if column in logy:  # 0 cannot be drawn on a log axis
+                mean, low, high = (np.where(v > 0, v, np.nan) for v in (mean, low, high))
+            xs = np.asarray(runs[0][x], dtype=float)
+            line, = ax.plot(xs, mean, label=f"{label} (mean of {n_runs})" if n_runs > 1 else label,
+                            marker="." if len(xs) < 30 else None)
+            if n_runs > 1:
+                ax.fill_between(xs, low, high, color=line.get_color(), alpha=0.2, linewidth=0)
         _trace_axis(ax, x, column, logx, column in logy)
     axes[0].legend(fontsize="small")
     if title:
@@ -376,13 +395,6 @@ def plot_subgradient_descent(runs, f_star=None, contours=None, paths=None, w_sta
 # --- Pegasos lecture (notebooks/02_pegasos.ipynb) ----------------------------------
 
 
-def _mean_and_band(values, band):
-    """Mean over runs and the ``band`` percentiles of a (runs, points) array (1-D: one run)."""
-    values = np.atleast_2d(np.asarray(values, dtype=float))
-    low, high = np.percentile(values, band, axis=0)
-    return values.mean(axis=0), low, high, values.shape[0]
-
-
 def plot_minibatch(batch_sizes, suboptimality, band=(0, 100), title=None):
     """Suboptimality at a fixed budget kT against the mini-batch size k.
 
@@ -423,54 +435,6 @@ def plot_minibatch(batch_sizes, suboptimality, band=(0, 100), title=None):
     ax.legend(fontsize="small", title="examples processed", title_fontsize="small")
     if title:
         ax.set_title(title)
-    return fig
-
-
-def plot_sampling(runs, x="epoch", y="suboptimality", logx=False,
-                  logy=("suboptimality", "objective"), band=(25, 75), title=None):
-    """Convergence curves averaged over repeated runs: the sampling-scheme figure.
-
-    Like :func:`plot_convergence`, but each label holds several ``history_`` dicts
-    (one per seed, recorded at the same points); the figure draws their mean and a
-    shaded band (by default the interquartile range of the runs). Used to compare
-    'iid', 'permutation' and 'reshuffle'.
-
-    Parameters
-    ----------
-    runs : dict
-        Label -> list of ``history_`` dicts (or a single one).
-    x : str, default='epoch'
-    y : str or sequence of str, default='suboptimality'
-        The columns to draw, one axis each.
-    logx : bool, default=False
-    logy : sequence of str
-        The columns drawn on a log scale.
-    band : (float, float), default=(25, 75)
-        Percentiles of the runs bounding the shaded band.
-    title : str, optional
-
-    Returns
-    -------
-    matplotlib.figure.Figure
-    """
-    ys = [y] if isinstance(y, str) else list(y)
-    fig, axes = new_figure(len(ys))
-    for ax, column in zip(axes, ys):
-        for label, histories in runs.items():
-            if isinstance(histories, dict):
-                histories = [histories]
-            mean, low, high, n_runs = _mean_and_band([h[column] for h in histories], band)
-            xs = np.asarray(histories[0][x], dtype=float)
-            if column in logy:
-                mean, low, high = (np.where(v > 0, v, np.nan) for v in (mean, low, high))
-            suffix = f" (mean of {n_runs})" if n_runs > 1 else ""
-            line, = ax.plot(xs, mean, label=f"{label}{suffix}")
-            if n_runs > 1:
-                ax.fill_between(xs, low, high, color=line.get_color(), alpha=0.2, linewidth=0)
-        _trace_axis(ax, x, column, logx, column in logy)
-    axes[0].legend(fontsize="small")
-    if title:
-        fig.suptitle(title)
     return fig
 
 

@@ -19,6 +19,17 @@ from IPython.display import display
 _LAYOUT = dict(style={"description_width": "initial"}, layout=widgets.Layout(width="auto"))
 
 
+class Panel(widgets.VBox):
+    """The controls and the figure they drive (see :func:`panel`).
+
+    Before its cell has run, a notebook shows a widget's text form: make it say what
+    to do rather than list the children.
+    """
+
+    def __repr__(self):
+        return "Interactive panel: run the notebook's cells (Run → Run All Cells) to use it."
+
+
 def panel(plot, **controls):
     """Controls above, the figure returned by ``plot(**values)`` below.
 
@@ -32,15 +43,15 @@ def panel(plot, **controls):
 
     Returns
     -------
-    ipywidgets.VBox
-        The panel; the last expression of a cell displays it.
+    Panel
+        An ``ipywidgets.VBox``; the last expression of a cell displays it.
     """
     output = widgets.interactive_output(lambda **values: display(plot(**values)), controls)
     rows = list(controls.values())
     controls_box = widgets.GridBox(
         rows, layout=widgets.Layout(grid_template_columns="repeat(3, minmax(180px, 1fr))",
                                     grid_gap="4px 16px"))
-    return widgets.VBox([controls_box, output])
+    return Panel([controls_box, output])
 
 
 def lam_slider(value=1e-4, min_exponent=-6, max_exponent=0, description="λ"):

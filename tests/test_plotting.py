@@ -17,7 +17,7 @@ from lsl_lib.losses import LOSSES, get_loss, sgd_mean, subgradient_descent  # no
 from lsl_lib.pegasos import PegasosClassifier  # noqa: E402
 from lsl_lib.plotting import (new_figure, plot_convergence, plot_decision_boundary,  # noqa: E402
                               plot_losses,
-                              plot_minibatch, plot_sampling, plot_step_sizes,
+                              plot_minibatch, plot_step_sizes,
                               plot_subdifferentials, plot_subgradient, plot_subgradient_descent,
                               plot_training_set_size, plot_weight_images)
 
@@ -155,10 +155,10 @@ def test_plot_minibatch_drops_non_positive_values_on_the_log_axis():
     assert y[0] == 1.0 and np.isnan(y[1:]).all()
 
 
-def test_plot_sampling_draws_the_mean_and_a_percentile_band():
+def test_plot_convergence_of_several_runs_draws_the_mean_and_a_percentile_band():
     a, b, c = _history([1.0, 0.1, 0.01]), _history([3.0, 0.3, 0.03]), _history([2.0, 0.2, 0.02])
-    fig = plot_sampling({"iid": [a, b, c], "reshuffle": a}, x="epoch",
-                        y=("suboptimality", "test_error"), title="sampling")
+    fig = plot_convergence({"iid": [a, b, c], "reshuffle": a}, x="epoch",
+                           y=("suboptimality", "test_error"), title="sampling")
     assert isinstance(fig, Figure) and len(fig.axes) == 2
     left, right = fig.axes
     assert _labels(left) == ["iid (mean of 3)", "reshuffle"]
@@ -174,9 +174,9 @@ def test_plot_sampling_draws_the_mean_and_a_percentile_band():
     _renders(fig)
 
 
-def test_plot_sampling_band_percentiles_are_a_parameter():
+def test_plot_convergence_band_percentiles_are_a_parameter():
     runs = [_history([v, v / 10]) for v in (1.0, 2.0, 3.0, 4.0, 5.0)]
-    fig = plot_sampling({"iid": runs}, x="iteration", band=(0, 100))
+    fig = plot_convergence({"iid": runs}, y="suboptimality", band=(0, 100))
     band = _bands(fig.axes[0])[0].get_paths()[0].vertices[:, 1]
     assert band.min() == pytest.approx(0.1) and band.max() == pytest.approx(5.0)
 

@@ -17,6 +17,7 @@ def test_panel_draws_at_creation_and_redraws_on_change():
     lam, k, sampling = lam_slider(1e-3), batch_size_slider(4), sampling_dropdown()
     box = panel(plot, lam=lam, k=k, sampling=sampling)
     assert isinstance(box, widgets.VBox)
+    assert "run the notebook" in box._repr_mimebundle_()["text/plain"]
     controls, output = box.children
     assert list(controls.children) == [lam, k, sampling]
     assert isinstance(output, widgets.Output)
