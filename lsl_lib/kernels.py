@@ -1,0 +1,311 @@
+r"""Exact kernels, exact kernel ridge regression, and the explicit polynomial map.
+
+The kernels of the course, :math:`k(a, b) = \langle\varphi(a), \varphi(b)\rangle`:
+
+==============  ==========================================================
+``linear``      :math:`\langle a, b\rangle`
+``polynomial``  :math:`(\langle a, b\rangle + c_0)^p`  (``coef0``, ``degree``)
+``gaussian``    :math:`\exp(-\gamma\|a - b\|_2^2)`
+``laplacian``   :math:`\exp(-\gamma\|a - b\|_1)`
+``cauchy``      :math:`\prod_{j=1}^d 1/(1 + \gamma (a_j - b_j)^2)`
+==============  ==========================================================
+
+They are what every approximation of the later lectures (random features,
+Nyström, Fastfood) is measured against, and :class:`KernelRidge` is the exact
+solver those approximations stand in for.
+
+References
+----------
+Schölkopf, Smola. Learning with Kernels. MIT Press, 2002 (Chapters 2 and 4).
+
+Rahimi, Recht. Random features for large-scale kernel machines. NIPS 2007 (the
+Laplacian and Cauchy kernels with their spectral densities).
+"""
+import math
+from itertools import combinations_with_replacement
+from numbers import Integral, Real
+
+import numpy as np
+import scipy.linalg
+from sklearn.base import BaseEstimator, RegressorMixin, TransformerMixin, _fit_context
+from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from lsl_lib._core.backend import jit
+
+KERNELS = ("linear", "polynomial", "gaussian", "laplacian", "cauchy")
+# Integer codes of the kernels inside compiled loops.
+LINEAR, POLYNOMIAL, GAUSSIAN, LAPLACIAN, CAUCHY = range(5)
+
+#: Elements of the largest temporary array a block of :func:`kernel_matrix` builds.
+BLOCK_ELEMENTS = 2 ** 22
+
+
+def check_kernel_params(kernel, gamma=None, degree=3, coef0=1.0, n_features=None):
+    """Validate a kernel and its parameters; return ``(code, gamma, degree, coef0)``.
+
+    ``gamma=None`` means :math:`1/d` (scikit-learn's convention) for the kernels
+    that have a width; ``n_features`` is d.
+    """
+    if kernel not in KERNELS:
+        raise ValueError(f"kernel must be one of {KERNELS}, got {kernel!r}.")
+    if gamma is None:
+        gamma = 1.0 / n_features if n_features else 1.0
+    if not (isinstance(gamma, Real) and gamma > 0):
+        raise ValueError(f"gamma must be a number > 0, got {gamma!r}.")
+    if not (isinstance(degree, Integral) and degree >= 1):
+        raise ValueError(f"degree must be an int >= 1, got {degree!r}.")
+    if not (isinstance(coef0, Real) and coef0 >= 0):
+        raise ValueError(f"coef0 must be a number >= 0, got {coef0!r}.")
+    return KERNELS.index(kernel), float(gamma), int(degree), float(coef0)
+
+
+def _block(A, B, code, gamma, degree, coef0):
+    """The kernel between the rows of two dense float64 blocks."""
+    if code in (LINEAR, POLYNOMIAL):
+        G = A @ B.T
+        return G if code == LINEAR else (G + coef0) ** degree
+    if code == GAUSSIAN:
+        sq = np.einsum("ij,ij->i", A, A)[:, None] + np.einsum("ij,ij->i", B, B)[None, :] - 2 * A @ B.T
+        return np.exp(-gamma * np.maximum(sq, 0.0))  # rounding can make sq slightly negative
+    diff = A[:, None, :] - B[None, :, :]
+    if code == LAPLACIAN:
+        return np.exp(-gamma * np.abs(diff).sum(axis=2))
+    return np.exp(-np.log1p(gamma * diff * diff).sum(axis=2))  # CAUCHY: a product of d factors
+
+
+def kernel_matrix(X, Y=None, kernel="gaussian", gamma=None, degree=3, coef0=1.0):
+    r"""The kernel matrix :math:`K_{ij} = k(x_i, y_j)`, computed in row blocks.
+
+    Parameters
+    ----------
+    X : array-like of shape (n, d)
+    Y : array-like of shape (m, d), default=None
+        ``None`` means ``Y = X``.
+    kernel : {'linear', 'polynomial', 'gaussian', 'laplacian', 'cauchy'}, default='gaussian'
+    gamma : float > 0, default=None
+        Width of the Gaussian, Laplacian and Cauchy kernels; ``None`` is 1/d.
+    degree : int >= 1, default=3
+        :math:`p` of the polynomial kernel.
+    coef0 : float >= 0, default=1.0
+        :math:`c_0` of the polynomial kernel.
+
+    Returns
+    -------
+    K : ndarray of shape (n, m), float64
+
+    Notes
+    -----
+    Rows of X are processed in blocks so that no temporary array exceeds
+    ``BLOCK_ELEMENTS`` entries (the Laplacian and Cauchy kernels need the
+    (block, m, d) array of coordinate differences): memory beyond K stays bounded
+    however large n is.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from lsl_lib.kernels import kernel_matrix
+    >>> kernel_matrix(np.array([[0.0, 0.0], [1.0, 1.0]]), kernel="laplacian", gamma=0.5)
+    array([[1.        , 0.36787944],
+           [0.36787944, 1.        ]])
+    """
+    X = np.asarray(X, dtype=np.float64)
+    Y = X if Y is None else np.asarray(Y, dtype=np.float64)
+    if X.ndim != 2 or Y.ndim != 2 or X.shape[1] != Y.shape[1]:
+        raise ValueError(f"X and Y must be 2-D with the same number of columns, got shapes "
+                         f"{X.shape} and {Y.shape}.")
+    if not (np.isfinite(X).all() and np.isfinite(Y).all()):
+        raise ValueError("X and Y must not contain NaN or infinity.")
+    code, gamma, degree, coef0 = check_kernel_params(kernel, gamma, degree, coef0, X.shape[1])
+    n, m = X.shape[0], Y.shape[0]
+    per_row = m * (X.shape[1] if code in (LAPLACIAN, CAUCHY) else 1)
+    rows = max(1, BLOCK_ELEMENTS // max(per_row, 1))
+    K = np.empty((n, m))
+    for start in range(0, n, rows):
+        K[start:start + rows] = _block(X[start:start + rows], Y, code, gamma, degree, coef0)
+    return K
+
+
+@jit
+def kernel_value(code, a, b, gamma, degree, coef0):
+    """:math:`k(a, b)` for two vectors, in compiled loops (same formulas as above)."""
+    if code == LINEAR or code == POLYNOMIAL:
+        s = 0.0
+        for j in range(a.shape[0]):
+            s += a[j] * b[j]
+        return s if code == LINEAR else (s + coef0) ** degree
+    s = 0.0
+    for j in range(a.shape[0]):
+        diff = a[j] - b[j]
+        if code == GAUSSIAN:
+            s += diff * diff
+        elif code == LAPLACIAN:
+            s += abs(diff)
+        else:
+            s += math.log1p(gamma * diff * diff)
+    return math.exp(-s) if code == CAUCHY else math.exp(-gamma * s)
+
+
+_KERNEL_CONSTRAINTS = {
+    "kernel": [StrOptions(set(KERNELS))],
+    "gamma": [Interval(Real, 0, None, closed="neither"), None],
+    "degree": [Interval(Integral, 1, None, closed="left")],
+    "coef0": [Interval(Real, 0, None, closed="left")],
+}
+
+
+class KernelRidge(RegressorMixin, BaseEstimator):
+    r"""Exact kernel ridge regression: :math:`\alpha = (K + \lambda I)^{-1} y` by Cholesky.
+
+    Minimises :math:`\|y - K\alpha\|^2 + \lambda\,\alpha^\top K \alpha` over
+    :math:`f = \sum_i \alpha_i k(x_i, \cdot)`; predicts :math:`f(x) = \sum_i \alpha_i k(x_i, x)`.
+    It costs :math:`O(n^2)` memory and :math:`O(n^3)` time: the baseline that the
+    approximations of the later lectures make affordable.
+
+    Parameters
+    ----------
+    lam : float, default=1.0
+        Regularisation :math:`\lambda > 0` (scikit-learn's ``alpha``).
+    kernel : {'linear', 'polynomial', 'gaussian', 'laplacian', 'cauchy'}, default='gaussian'
+    gamma : float or None, default=None
+        Kernel width; ``None`` is 1/d.
+    degree : int, default=3
+    coef0 : float, default=1.0
+
+    Attributes
+    ----------
+    dual_coef_ : ndarray of shape (n_samples,) or (n_samples, n_targets)
+        :math:`\alpha`.
+    X_fit_ : ndarray of shape (n_samples, n_features)
+    n_features_in_ : int
+
+    See Also
+    --------
+    sklearn.kernel_ridge.KernelRidge : the same estimator (``alpha`` = ``lam``).
+
+    References
+    ----------
+    Saunders, Gammerman, Vovk. Ridge regression learning algorithm in dual
+    variables. ICML 1998.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from lsl_lib.kernels import KernelRidge
+    >>> X = np.linspace(0, 6, 50)[:, None]
+    >>> model = KernelRidge(lam=1e-3, gamma=1.0).fit(X, np.sin(X[:, 0]))
+    >>> float(np.round(model.predict([[np.pi / 2]])[0], 3))
+    1.0
+    """
+
+    _parameter_constraints = {"lam": [Interval(Real, 0, None, closed="neither")],
+                              **_KERNEL_CONSTRAINTS}
+
+    def __init__(self, lam=1.0, kernel="gaussian", gamma=None, degree=3, coef0=1.0):
+        self.lam = lam
+        self.kernel = kernel
+        self.gamma = gamma
+        self.degree = degree
+        self.coef0 = coef0
+
+    def _kernel(self, X, Y=None):
+        return kernel_matrix(X, Y, self.kernel, self.gamma, self.degree, self.coef0)
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y):
+        X, y = validate_data(self, X, y, dtype=np.float64, multi_output=True, y_numeric=True)
+        K = self._kernel(X)
+        K[np.diag_indices_from(K)] += self.lam
+        self.dual_coef_ = scipy.linalg.cho_solve(scipy.linalg.cho_factor(K, lower=True),
+                                                 y.astype(np.float64))
+        self.X_fit_ = X
+        return self
+
+    def predict(self, X):
+        check_is_fitted(self)
+        X = validate_data(self, X, dtype=np.float64, reset=False)
+        return self._kernel(X, self.X_fit_) @ self.dual_coef_
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.target_tags.multi_output = True
+        return tags
+
+
+def n_polynomial_features(n_features, degree):
+    r"""Output width :math:`D = \binom{p + d}{p}` of :class:`PolynomialFeatureMap`."""
+    return math.comb(degree + n_features, degree)
+
+
+class PolynomialFeatureMap(TransformerMixin, BaseEstimator):
+    r"""The explicit feature map of the polynomial kernel ("kernel untricking").
+
+    With :math:`\tilde x = (\sqrt{c_0}, x_1, \dots, x_d)`, the multinomial theorem gives
+
+    .. math::
+
+        (\langle x, y\rangle + c_0)^p = \sum_{|m| = p} \binom{p}{m}
+            \prod_{j=0}^d \tilde x_j^{m_j}\, \tilde y_j^{m_j}
+        = \langle\varphi(x), \varphi(y)\rangle,
+        \qquad \varphi_m(x) = \sqrt{\tbinom{p}{m}} \prod_j \tilde x_j^{m_j},
+
+    one feature per multi-index :math:`m \in \mathbb{N}^{d+1}` with :math:`|m| = p`:
+    :math:`D = \binom{p+d}{p}` of them. The kernel trick computes the same inner
+    product in :math:`O(d)`; the explicit map costs :math:`O(D)`, which explodes with d and p.
+
+    Parameters
+    ----------
+    degree : int, default=2
+    coef0 : float, default=1.0
+
+    Attributes
+    ----------
+    n_output_features_ : int
+        D.
+    powers_ : ndarray of shape (D, d + 1)
+        The multi-indices m.
+    n_features_in_ : int
+
+    See Also
+    --------
+    sklearn.preprocessing.PolynomialFeatures : the monomials without the weights.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from lsl_lib.kernels import PolynomialFeatureMap, kernel_matrix
+    >>> X = np.array([[1.0, 2.0], [0.5, -1.0]])
+    >>> Z = PolynomialFeatureMap(degree=3).fit_transform(X)
+    >>> Z.shape[1], np.allclose(Z @ Z.T, kernel_matrix(X, kernel="polynomial", degree=3))
+    (10, True)
+    """
+
+    _parameter_constraints = {"degree": _KERNEL_CONSTRAINTS["degree"],
+                              "coef0": _KERNEL_CONSTRAINTS["coef0"]}
+
+    def __init__(self, degree=2, coef0=1.0):
+        self.degree = degree
+        self.coef0 = coef0
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y=None):
+        X = validate_data(self, X, dtype=np.float64)
+        d = X.shape[1]
+        combos = list(combinations_with_replacement(range(d + 1), self.degree))
+        self.powers_ = np.zeros((len(combos), d + 1), dtype=np.int64)
+        for row, combo in enumerate(combos):
+            np.add.at(self.powers_[row], list(combo), 1)
+        log_multinomial = (math.lgamma(self.degree + 1)
+                           - np.sum([[math.lgamma(k + 1) for k in m] for m in self.powers_], axis=1))
+        self._weights = np.sqrt(np.exp(log_multinomial))
+        self.n_output_features_ = len(combos)
+        return self
+
+    def transform(self, X):
+        check_is_fitted(self)
+        X = validate_data(self, X, dtype=np.float64, reset=False)
+        X_tilde = np.hstack([np.full((X.shape[0], 1), np.sqrt(self.coef0)), X])
+        Z = np.ones((X.shape[0], self.n_output_features_))
+        for j in range(X_tilde.shape[1]):
+            Z *= X_tilde[:, [j]] ** self.powers_[:, j]
+        return Z * self._weights

@@ -1,0 +1,117 @@
+"""Exact kernels against scikit-learn's, kernel ridge against scikit-learn's, the
+explicit polynomial map against the kernel, and the compiled kernel_value."""
+import math
+
+import numpy as np
+import pytest
+from sklearn.kernel_ridge import KernelRidge as SkKernelRidge
+from sklearn.metrics import pairwise
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+import lsl_lib.kernels as kernels_module
+from lsl_lib.kernels import (KERNELS, KernelRidge, PolynomialFeatureMap, check_kernel_params,
+                             kernel_matrix, kernel_value, n_polynomial_features)
+
+rng = np.random.default_rng(0)
+X = rng.normal(size=(40, 5))
+Y = rng.normal(size=(25, 5))
+
+
+def _cauchy(A, B, gamma):
+    return np.prod(1.0 / (1.0 + gamma * (A[:, None, :] - B[None, :, :]) ** 2), axis=2)
+
+
+@pytest.mark.parametrize("kernel,reference", [
+    ("linear", lambda A, B: pairwise.linear_kernel(A, B)),
+    ("polynomial", lambda A, B: pairwise.polynomial_kernel(A, B, degree=3, gamma=1.0, coef0=1.5)),
+    ("gaussian", lambda A, B: pairwise.rbf_kernel(A, B, gamma=0.3)),
+    ("laplacian", lambda A, B: pairwise.laplacian_kernel(A, B, gamma=0.3)),
+    ("cauchy", lambda A, B: _cauchy(A, B, 0.3)),
+])
+def test_kernel_matrix_matches_references(kernel, reference):
+    K = kernel_matrix(X, Y, kernel=kernel, gamma=0.3, degree=3, coef0=1.5)
+    np.testing.assert_allclose(K, reference(X, Y), rtol=1e-12, atol=1e-14)
+    np.testing.assert_allclose(kernel_matrix(X, kernel=kernel, gamma=0.3, degree=3, coef0=1.5),
+                               reference(X, X), rtol=1e-12, atol=1e-14)
+
+
+@pytest.mark.parametrize("kernel", KERNELS)
+def test_blocks_give_the_same_matrix(kernel, monkeypatch):
+    whole = kernel_matrix(X, Y, kernel=kernel, gamma=0.2)
+    monkeypatch.setattr(kernels_module, "BLOCK_ELEMENTS", 7)  # one row per block
+    # BLAS rounds a product of row blocks differently from the whole product
+    np.testing.assert_allclose(kernel_matrix(X, Y, kernel=kernel, gamma=0.2), whole, rtol=1e-12)
+
+
+def test_gamma_none_is_one_over_d():
+    np.testing.assert_allclose(kernel_matrix(X, kernel="gaussian"),
+                               pairwise.rbf_kernel(X, gamma=1 / 5), rtol=1e-12)
+
+
+@pytest.mark.parametrize("kernel", KERNELS)
+@pytest.mark.parametrize("backend", ["numba", "numpy"])
+def test_kernel_value_equals_kernel_matrix(kernel, backend):
+    code, gamma, degree, coef0 = check_kernel_params(kernel, 0.3, 3, 1.5)
+    func = kernel_value if backend == "numba" else kernel_value.py_func
+    K = kernel_matrix(X[:6], Y[:7], kernel=kernel, gamma=0.3, degree=3, coef0=1.5)
+    for i in range(6):
+        for j in range(7):
+            assert func(code, X[i], Y[j], gamma, degree, coef0) == pytest.approx(K[i, j], rel=1e-12)
+
+
+@pytest.mark.parametrize("kernel", ["gaussian", "laplacian", "cauchy", "polynomial", "linear"])
+def test_kernel_ridge_matches_scikit_learn(kernel):
+    y = np.sin(X[:, 0]) + 0.1 * rng.normal(size=len(X))
+    params = dict(gamma=0.3, degree=2, coef0=1.0)
+    ours = KernelRidge(lam=0.5, kernel=kernel, **params).fit(X, y)
+    sk_kernel = {"gaussian": "rbf", "cauchy": lambda a, b: _cauchy(a[None], b[None], 0.3)[0, 0]}
+    sk_params = params | ({"gamma": 1.0} if kernel == "polynomial" else {})  # (gamma <x,y> + c)^p
+    theirs = SkKernelRidge(alpha=0.5, kernel=sk_kernel.get(kernel, kernel), **sk_params).fit(X, y)
+    np.testing.assert_allclose(ours.dual_coef_, theirs.dual_coef_, rtol=1e-8, atol=1e-10)
+    np.testing.assert_allclose(ours.predict(Y), theirs.predict(Y), rtol=1e-8, atol=1e-10)
+
+
+def test_kernel_ridge_interpolates_as_lam_vanishes_and_takes_several_targets():
+    y2 = np.column_stack([np.sin(X[:, 0]), np.cos(X[:, 1])])
+    model = KernelRidge(lam=1e-10, gamma=0.5).fit(X, y2)
+    np.testing.assert_allclose(model.predict(X), y2, atol=1e-6)
+
+
+@pytest.mark.parametrize("degree,coef0", [(1, 0.0), (2, 1.0), (3, 0.5), (4, 2.0)])
+def test_polynomial_map_reproduces_the_kernel(degree, coef0):
+    Z = PolynomialFeatureMap(degree=degree, coef0=coef0).fit(X)
+    A, B = Z.transform(X[:10]), Z.transform(Y)
+    K = kernel_matrix(X[:10], Y, kernel="polynomial", degree=degree, coef0=coef0)
+    np.testing.assert_allclose(A @ B.T, K, rtol=1e-10, atol=1e-10)
+    assert A.shape[1] == Z.n_output_features_ == n_polynomial_features(5, degree)
+    assert np.all(Z.powers_.sum(axis=1) == degree)
+
+
+def test_polynomial_map_width_grows_as_the_binomial():
+    assert [n_polynomial_features(d, 2) for d in (1, 2, 10, 100)] == [3, 6, 66, 5151]
+    assert n_polynomial_features(100, 5) == math.comb(105, 5)
+
+
+@pytest.mark.parametrize("kwargs,match", [
+    (dict(kernel="sigmoid"), "kernel"), (dict(gamma=0.0), "gamma"), (dict(gamma=-1.0), "gamma"),
+    (dict(degree=0), "degree"), (dict(coef0=-1.0), "coef0")])
+def test_bad_kernel_parameters_are_named(kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        kernel_matrix(X, **{"kernel": "gaussian", **kwargs})
+    with pytest.raises(ValueError, match=match):
+        KernelRidge(**{"kernel": "gaussian", **kwargs}).fit(X, X[:, 0])
+
+
+def test_bad_arrays_are_named():
+    with pytest.raises(ValueError, match="same number of columns"):
+        kernel_matrix(X, Y[:, :3])
+    with pytest.raises(ValueError, match="NaN"):
+        kernel_matrix(np.where(X > 2, np.nan, X))
+    with pytest.raises(ValueError, match="NaN"):
+        KernelRidge().fit(np.where(X > 2, np.nan, X), X[:, 0])
+
+
+@parametrize_with_checks([KernelRidge(), KernelRidge(kernel="laplacian", lam=0.1),
+                          PolynomialFeatureMap(degree=2)])
+def test_scikit_learn_contract(estimator, check):
+    check(estimator)
