@@ -1,0 +1,441 @@
+r"""Kernel Pegasos: Pegasos in a reproducing kernel Hilbert space, by its recurrence.
+
+With a feature map :math:`\varphi` and :math:`k(a, b) = \langle\varphi(a), \varphi(b)\rangle`,
+Pegasos (k = 1, no projection) on :math:`f(w) = \frac{\lambda}{2}\|w\|^2 + \frac1n\sum_i
+\max(0, 1 - y_i\langle w, \varphi(x_i)\rangle)` has iterates (lecture 02, exercise 1)
+
+.. math::
+
+    w_{t+1} = \frac{1}{\lambda t}\sum_{j=1}^n \alpha_{t+1}[j]\, y_j\, \varphi(x_j),
+
+where :math:`\alpha_{t+1}[j]` counts how often example j was a margin violator in the
+first t iterations. So :math:`w` never needs to be formed: at iteration t, with
+example :math:`i_t`,
+
+.. math::
+
+    \text{if}\quad y_{i_t}\,\frac{1}{\lambda (t-1)}\sum_j \alpha_t[j]\, y_j\, k(x_{i_t}, x_j) < 1
+    \quad\text{then}\quad \alpha_{t+1}[i_t] = \alpha_t[i_t] + 1,
+
+(at t = 1, w = 0 and the first example is a violator). The α are *unsigned*
+violation counts and the label enters the sum once, as :math:`y_j`: the paper's
+Figure 3 writes the condition with :math:`\alpha_t[j]\, y_{i_t}` inside the sum, a
+sign error. The output is :math:`f(x) = \frac{1}{\lambda T}\sum_j \alpha_j y_j k(x_j, x)`.
+
+Each iteration costs O(m), m the number of support examples (α > 0): the sum runs
+over them only, and the kernel values :math:`k(x_i, x_j)` come from a bounded cache
+of kernel rows (least recently used rows are evicted). A cached row of example i
+holds its kernel values with the support examples in the order they joined; when the
+support has grown since, only the new values are computed.
+
+References
+----------
+Shalev-Shwartz, Singer, Srebro, Cotter. Pegasos: primal estimated sub-gradient
+solver for SVM. Mathematical Programming 127(1), 2011, Section 4 and Figure 3.
+
+Joachims. Making large-scale SVM learning practical. Advances in Kernel Methods,
+1999 (kernel caching).
+"""
+from collections import OrderedDict
+from numbers import Integral, Real
+
+import numpy as np
+from scipy.optimize import minimize
+from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
+from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from lsl_lib._core.backend import BACKENDS, jit, resolve_backend
+from lsl_lib._core.random import check_random_state
+from lsl_lib._core.sampling import SCHEMES, sample_indices
+from lsl_lib._core.trace import Trace, chunk_bounds
+from lsl_lib._core.validation import check_n_classes, signed_binary_labels
+from lsl_lib.kernels import _KERNEL_CONSTRAINTS, check_kernel_params, kernel_matrix, kernel_value
+
+
+def cache_slots(cache_size, n_samples):
+    """How many kernel rows (n float64 values each) fit in ``cache_size`` megabytes."""
+    return min(n_samples, int(cache_size * 2 ** 20) // (8 * n_samples))
+
+
+class KernelPegasosState:
+    """Where a run stands: the counts α, the support in order of arrival, t, the cache.
+
+    Attributes
+    ----------
+    alpha : ndarray of shape (n,), int64
+        Violation counts.
+    support : ndarray of shape (n,), int64
+        ``support[:m]`` are the examples with α > 0, in the order they joined.
+    m : int
+    t : int
+        Iterations done.
+    counters : ndarray of shape (3,), int64
+        Cache hits, cache misses, kernel evaluations.
+    """
+
+    def __init__(self, n_samples, n_slots, compiled):
+        self.alpha = np.zeros(n_samples, dtype=np.int64)
+        self.support = np.zeros(n_samples, dtype=np.int64)
+        self.m = 0
+        self.t = 0
+        self.counters = np.zeros(3, dtype=np.int64)
+        self.n_slots = n_slots
+        if compiled:  # the cache as arrays (see kernel_pegasos_numba_chunk)
+            self.slots = np.empty((n_slots, n_samples))
+            self.slot_of = np.full(n_samples, -1, dtype=np.int64)
+            self.owner = np.full(n_slots, -1, dtype=np.int64)
+            self.filled = np.zeros(n_slots, dtype=np.int64)
+            self.last_used = np.zeros(n_slots, dtype=np.int64)
+        else:  # example -> list of its kernel values, least recently used first
+            self.rows = OrderedDict()
+
+
+def kernel_pegasos_numpy_chunk(X, y, state, indices, lam, kernel, gamma, degree, coef0):
+    """Iterations ``state.t + 1, ...`` of kernel Pegasos, one per entry of ``indices``.
+
+    The readable reference: an ``OrderedDict`` is the least-recently-used row cache.
+    """
+    for i in indices:
+        t = state.t + 1
+        support = state.support[:state.m]
+        row = state.rows.pop(i, None)
+        if row is None:
+            state.counters[1] += 1  # miss
+            row = []
+            if len(state.rows) >= state.n_slots > 0:
+                state.rows.popitem(last=False)  # evict the least recently used row
+        else:
+            state.counters[0] += 1  # hit
+        new = support[len(row):]
+        row.extend(kernel_matrix(X[[i]], X[new], kernel, gamma, degree, coef0)[0])
+        state.counters[2] += len(new)
+        if state.n_slots > 0:
+            state.rows[i] = row
+        score = np.dot(state.alpha[support] * y[support], row)  # = lam (t - 1) <w_t, phi(x_i)>
+        if t == 1 or y[i] * score < lam * (t - 1):
+            if state.alpha[i] == 0:
+                state.support[state.m] = i
+                state.m += 1
+            state.alpha[i] += 1
+        state.t = t
+
+
+@jit
+def kernel_pegasos_numba_chunk(X, y, alpha, support, m, t0, indices, lam, code, gamma, degree,
+                               coef0, slots, slot_of, owner, filled, last_used, counters):
+    """The same iterations as :func:`kernel_pegasos_numpy_chunk`, compiled.
+
+    The cache is ``slots`` (one row per slot), ``slot_of`` (example -> slot or -1),
+    ``owner`` (slot -> example), ``filled`` (values computed in a slot) and
+    ``last_used`` (the iteration of its last use: the least recent is evicted).
+    Returns the new size m of the support.
+    """
+    n_slots = slots.shape[0]
+    for it in range(indices.shape[0]):
+        i = indices[it]
+        t = t0 + it + 1
+        slot = slot_of[i]
+        if slot >= 0:
+            counters[0] += 1
+        else:
+            counters[1] += 1
+            if n_slots > 0:
+                slot = 0
+                for s in range(n_slots):  # a free slot, else the least recently used
+                    if owner[s] < 0:
+                        slot = s
+                        break
+                    if last_used[s] < last_used[slot]:
+                        slot = s
+                if owner[slot] >= 0:
+                    slot_of[owner[slot]] = -1
+                owner[slot] = i
+                slot_of[i] = slot
+                filled[slot] = 0
+        score = 0.0
+        if slot >= 0:
+            last_used[slot] = t
+            for k in range(filled[slot], m):
+                slots[slot, k] = kernel_value(code, X[i], X[support[k]], gamma, degree, coef0)
+            counters[2] += m - filled[slot]
+            filled[slot] = m
+            for k in range(m):
+                j = support[k]
+                score += alpha[j] * y[j] * slots[slot, k]
+        else:  # no cache: every value computed again
+            for k in range(m):
+                j = support[k]
+                score += alpha[j] * y[j] * kernel_value(code, X[i], X[j], gamma, degree, coef0)
+            counters[2] += m
+        if t == 1 or y[i] * score < lam * (t - 1):
+            if alpha[i] == 0:
+                support[m] = i
+                m += 1
+            alpha[i] += 1
+    return m
+
+
+def kernel_pegasos(X, y, lam, n_iter, *, kernel="gaussian", gamma=None, degree=3, coef0=1.0,
+                   sampling="iid", cache_size=100, record_every=None, reference_objective=None,
+                   backend="auto", random_state=None):
+    r"""Run kernel Pegasos for ``n_iter`` iterations on labels in {-1, +1}.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n, d)
+    y : ndarray of shape (n,)
+        Labels -1.0 / +1.0.
+    lam : float
+        :math:`\lambda > 0`.
+    n_iter : int
+        T.
+    kernel, gamma, degree, coef0
+        As in :func:`lsl_lib.kernels.kernel_matrix`.
+    sampling : {'iid', 'permutation', 'reshuffle'}, default='iid'
+    cache_size : float, default=100
+        Megabytes of kernel rows to keep (0: no cache).
+    record_every : int or None, default=None
+    reference_objective : float or None, default=None
+        :math:`f(w^*)`, for a ``'suboptimality'`` column.
+    backend : {'auto', 'numba', 'numpy'}, default='auto'
+    random_state : None, int or numpy.random.Generator, default=None
+
+    Returns
+    -------
+    state : KernelPegasosState
+    history : dict of ndarray
+        ``iteration``, ``epoch``, ``seconds``, ``objective``, ``n_support``,
+        ``cache_hits``, ``cache_misses``, ``kernel_evaluations`` (cumulative), and
+        ``suboptimality`` when a reference is given; empty without ``record_every``.
+    """
+    n_samples = X.shape[0]
+    code, gamma, degree, coef0 = check_kernel_params(kernel, gamma, degree, coef0, X.shape[1])
+    if not lam > 0:
+        raise ValueError(f"lam must be > 0, got {lam}.")
+    if not n_iter >= 1:
+        raise ValueError(f"n_iter must be >= 1, got {n_iter}.")
+    if not cache_size >= 0:
+        raise ValueError(f"cache_size must be >= 0 megabytes, got {cache_size}.")
+    path = resolve_backend(backend)
+    indices = sample_indices(n_samples, n_iter, 1, sampling, check_random_state(random_state))[:, 0]
+    state = KernelPegasosState(n_samples, cache_slots(cache_size, n_samples), path == "numba")
+    y = np.ascontiguousarray(y, dtype=np.float64)
+    X = np.ascontiguousarray(X, dtype=np.float64)
+    trace = Trace()
+
+    def record():
+        dual_coef, support = dual_coefficients(state, y, lam)
+        row = dict(iteration=state.t, epoch=state.t / n_samples, seconds=trace.seconds,
+                   objective=primal_objective(X, y, lam, X[support], dual_coef, kernel, gamma,
+                                              degree, coef0),
+                   n_support=state.m, cache_hits=state.counters[0],
+                   cache_misses=state.counters[1], kernel_evaluations=state.counters[2])
+        if reference_objective is not None:
+            row["suboptimality"] = row["objective"] - reference_objective
+        trace.record(**row)
+
+    if record_every is not None:
+        record()
+    for start, stop in chunk_bounds(n_iter, record_every):
+        trace.start()
+        if path == "numba":
+            state.m = kernel_pegasos_numba_chunk(
+                X, y, state.alpha, state.support, state.m, state.t, indices[start:stop],
+                float(lam), code, gamma, degree, coef0, state.slots, state.slot_of, state.owner,
+                state.filled, state.last_used, state.counters)
+            state.t += stop - start
+        else:
+            kernel_pegasos_numpy_chunk(X, y, state, indices[start:stop], lam, kernel, gamma,
+                                       degree, coef0)
+        trace.stop()
+        if record_every is not None:
+            record()
+    return state, trace.history()
+
+
+def dual_coefficients(state, y, lam):
+    r"""The support and :math:`\alpha_j y_j / (\lambda t)`, the coefficients of
+    :math:`f(x) = \sum_j c_j k(x_j, x)`."""
+    support = np.sort(state.support[:state.m])
+    if state.t == 0:
+        return np.zeros(0), support
+    return state.alpha[support] * y[support] / (lam * state.t), support
+
+
+def primal_objective(X, y, lam, support_vectors, dual_coef, kernel="gaussian", gamma=None,
+                     degree=3, coef0=1.0):
+    r""":math:`f(w) = \frac{\lambda}{2}\|w\|^2 + \frac1n\sum_i \max(0, 1 - y_i f(x_i))` for
+    :math:`w = \sum_j c_j \varphi(x_j)`: :math:`\|w\|^2 = c^\top K_{SS}\, c`."""
+    if len(dual_coef) == 0:
+        return 1.0
+    K_XS = kernel_matrix(X, support_vectors, kernel, gamma, degree, coef0)
+    K_SS = kernel_matrix(support_vectors, None, kernel, gamma, degree, coef0)
+    margins = y * (K_XS @ dual_coef)
+    return 0.5 * lam * dual_coef @ K_SS @ dual_coef + np.mean(np.maximum(0.0, 1.0 - margins))
+
+
+def optimal_objective(X, y, lam, kernel="gaussian", gamma=None, degree=3, coef0=1.0, tol=1e-10):
+    r""":math:`f(w^*)`, from the dual of the SVM without intercept, solved by L-BFGS-B.
+
+    Dividing f by :math:`\lambda` gives :math:`\frac12\|w\|^2 + C\sum_i \text{hinge}_i`
+    with :math:`C = 1/(\lambda n)`, whose dual is
+    :math:`\max_{0 \le a \le C} \sum_i a_i - \frac12 a^\top Q a`, :math:`Q_{ij} = y_i y_j k(x_i, x_j)`
+    (no equality constraint: there is no intercept). By strong duality
+    :math:`f(w^*) = \lambda \max_a D(a)`; the value returned is :math:`\lambda D(a)` at
+    the solver's :math:`a`, a lower bound of :math:`f(w^*)` tight to about ``tol``.
+    It forms the n x n kernel matrix: for lecture-sized problems.
+    """
+    y = np.asarray(y, dtype=np.float64)
+    Q = kernel_matrix(X, None, kernel, gamma, degree, coef0) * np.outer(y, y)
+    C = 1.0 / (lam * len(y))
+
+    def negative_dual(a):
+        Qa = Q @ a
+        return 0.5 * a @ Qa - a.sum(), Qa - 1.0
+
+    result = minimize(negative_dual, np.full(len(y), C / 2), jac=True, method="L-BFGS-B",
+                      bounds=[(0.0, C)] * len(y),
+                      options=dict(maxiter=100_000, ftol=1e-15, gtol=tol))
+    return -lam * result.fun
+
+
+class KernelPegasosClassifier(ClassifierMixin, BaseEstimator):
+    r"""Kernel SVM trained by kernel Pegasos (violation counts, O(m) per iteration).
+
+    Minimises :math:`\frac{\lambda}{2}\|w\|^2 + \frac1n\sum_i \max(0, 1 - y_i\langle w,
+    \varphi(x_i)\rangle)` (no intercept, as in the paper) by the recurrence of
+    :mod:`lsl_lib.kernel_pegasos`. Binary; for more classes wrap it in
+    :class:`sklearn.multiclass.OneVsRestClassifier`.
+
+    Parameters
+    ----------
+    lam : float, default=1e-4
+        :math:`\lambda > 0` (:math:`C = 1/(\lambda n)` in libsvm's scaling).
+    n_iter : int or None, default=None
+        Iterations T; ``None`` runs five epochs (5n).
+    kernel : {'linear', 'polynomial', 'gaussian', 'laplacian', 'cauchy'}, default='gaussian'
+    gamma : float or None, default=None
+        Kernel width; ``None`` is 1/d.
+    degree : int, default=3
+    coef0 : float, default=1.0
+    sampling : {'iid', 'permutation', 'reshuffle'}, default='iid'
+    cache_size : float, default=100
+        Megabytes of cached kernel rows (0 turns the cache off). Each row has room
+        for n values, so ``cache_size`` MB hold ``cache_size * 2**20 / (8 n)`` rows.
+    record_every : int or None, default=None
+        Record ``history_`` every that many iterations.
+    reference_objective : float, 'auto' or None, default=None
+        :math:`f(w^*)` for the ``suboptimality`` column; ``'auto'`` computes it with
+        :func:`optimal_objective` (forms the n x n kernel matrix).
+    backend : {'auto', 'numba', 'numpy'}, default='auto'
+    random_state : None, int or numpy.random.Generator, default=None
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (2,)
+    support_ : ndarray of shape (n_support,)
+        Indices of the training examples with α > 0.
+    support_vectors_ : ndarray of shape (n_support, n_features)
+    alpha_ : ndarray of shape (n_support,), int
+        Their violation counts.
+    dual_coef_ : ndarray of shape (n_support,)
+        :math:`\alpha_j y_j / (\lambda T)`: :math:`f(x) = \sum_j` ``dual_coef_[j]`` :math:`k(x_j, x)`.
+    t_, n_iter_ : int
+    history_ : dict of ndarray
+        ``iteration``, ``epoch``, ``seconds``, ``objective``, ``n_support``,
+        ``cache_hits``, ``cache_misses``, ``kernel_evaluations`` (and ``suboptimality``).
+    n_features_in_ : int
+
+    See Also
+    --------
+    lsl_lib.pegasos.PegasosClassifier : the linear algorithm it reproduces with the linear kernel.
+    sklearn.svm.SVC : libsvm's SMO on the same problem (with an unregularised intercept).
+
+    References
+    ----------
+    Shalev-Shwartz, Singer, Srebro, Cotter. Pegasos: primal estimated sub-gradient
+    solver for SVM. Mathematical Programming 127(1), 2011.
+
+    Examples
+    --------
+    >>> from lsl_lib.datasets import concentric_circles
+    >>> from lsl_lib.kernel_pegasos import KernelPegasosClassifier
+    >>> X, y = concentric_circles(400, random_state=0)
+    >>> clf = KernelPegasosClassifier(lam=1e-3, gamma=2.0, random_state=0).fit(X, y)
+    >>> clf.score(X, y) > 0.95
+    True
+    """
+
+    _parameter_constraints = {
+        "lam": [Interval(Real, 0, None, closed="neither")],
+        "n_iter": [Interval(Integral, 1, None, closed="left"), None],
+        **_KERNEL_CONSTRAINTS,
+        "sampling": [StrOptions(set(SCHEMES))],
+        "cache_size": [Interval(Real, 0, None, closed="left")],
+        "record_every": [Interval(Integral, 1, None, closed="left"), None],
+        "reference_objective": [Real, StrOptions({"auto"}), None],
+        "backend": [StrOptions(set(BACKENDS))],
+        "random_state": [None, Interval(Integral, 0, None, closed="left"),
+                         np.random.Generator, np.random.RandomState],
+    }
+
+    def __init__(self, lam=1e-4, n_iter=None, kernel="gaussian", gamma=None, degree=3, coef0=1.0,
+                 sampling="iid", cache_size=100, record_every=None, reference_objective=None,
+                 backend="auto", random_state=None):
+        self.lam = lam
+        self.n_iter = n_iter
+        self.kernel = kernel
+        self.gamma = gamma
+        self.degree = degree
+        self.coef0 = coef0
+        self.sampling = sampling
+        self.cache_size = cache_size
+        self.record_every = record_every
+        self.reference_objective = reference_objective
+        self.backend = backend
+        self.random_state = random_state
+
+    def _kernel_params(self):
+        return dict(kernel=self.kernel, gamma=self._gamma, degree=self.degree, coef0=self.coef0)
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y):
+        """Fit by ``n_iter`` iterations of the recurrence from α = 0."""
+        X, y = validate_data(self, X, y, dtype=np.float64, order="C")
+        check_classification_targets(y)
+        self.classes_ = np.unique(y)
+        check_n_classes(self.classes_, "hinge", ("hinge",))
+        y_signed = signed_binary_labels(y, self.classes_)
+        self._gamma = check_kernel_params(self.kernel, self.gamma, self.degree, self.coef0,
+                                          X.shape[1])[1]
+        n_iter = self.n_iter if self.n_iter is not None else 5 * X.shape[0]
+        reference = self.reference_objective
+        if reference == "auto":
+            reference = optimal_objective(X, y_signed, self.lam, **self._kernel_params())
+        state, self.history_ = kernel_pegasos(
+            X, y_signed, self.lam, n_iter, sampling=self.sampling, cache_size=self.cache_size,
+            record_every=self.record_every, reference_objective=reference, backend=self.backend,
+            random_state=self.random_state, **self._kernel_params())
+        self.dual_coef_, self.support_ = dual_coefficients(state, y_signed, self.lam)
+        self.support_vectors_ = X[self.support_]
+        self.alpha_ = state.alpha[self.support_]
+        self.t_ = self.n_iter_ = state.t
+        return self
+
+    def decision_function(self, X):
+        r""":math:`f(x) = \sum_{j \in \text{support}} c_j k(x_j, x)`: O(m) kernel values per row."""
+        check_is_fitted(self)
+        X = validate_data(self, X, dtype=np.float64, reset=False)
+        return kernel_matrix(X, self.support_vectors_, **self._kernel_params()) @ self.dual_coef_
+
+    def predict(self, X):
+        positive = self.decision_function(X) > 0
+        return self.classes_[positive.astype(int)]
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class = False
+        return tags
+

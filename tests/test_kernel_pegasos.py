@@ -1,0 +1,151 @@
+"""Kernel Pegasos: the recurrence reproduces linear Pegasos, both paths agree (iterates
+and cache counts), the LRU cache behaves as designed, the estimator's contract."""
+import numpy as np
+import pytest
+from sklearn.multiclass import OneVsRestClassifier
+from sklearn.svm import SVC
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+import lsl_lib.kernel_pegasos as module
+from lsl_lib.datasets import concentric_circles, load_digits, two_gaussian_blobs
+from lsl_lib.kernel_pegasos import (KernelPegasosClassifier, KernelPegasosState, cache_slots,
+                                    dual_coefficients, kernel_pegasos, kernel_pegasos_numba_chunk,
+                                    kernel_pegasos_numpy_chunk, optimal_objective)
+from lsl_lib.kernels import KERNELS, kernel_matrix
+from lsl_lib.losses import get_loss, primal_objective
+from lsl_lib.pegasos import PegasosClassifier, reference_solution
+
+X_circ, y_circ = concentric_circles(300, noise=0.15, random_state=0)
+Y_CIRC = y_circ.astype(float)
+
+
+@pytest.mark.parametrize("sampling", ["iid", "permutation", "reshuffle"])
+def test_linear_kernel_reproduces_linear_pegasos(sampling):
+    """The oracle of DESIGN.md §7: same index sequence, same iterates (to 1e-10)."""
+    X, y = two_gaussian_blobs(400, n_features=5, random_state=1)
+    lam, T = 1e-2, 3000
+    kernel = KernelPegasosClassifier(lam=lam, n_iter=T, kernel="linear", sampling=sampling,
+                                     random_state=5).fit(X, y)
+    linear = PegasosClassifier(lam=lam, n_iter=T, projection=False, fit_intercept=False,
+                               sampling=sampling, random_state=5).fit(X, y)
+    w = kernel.dual_coef_ @ kernel.support_vectors_
+    np.testing.assert_allclose(w, linear.coef_[0], rtol=1e-10)
+    np.testing.assert_array_equal(kernel.predict(X), linear.predict(X))
+
+
+@pytest.mark.parametrize("kernel", KERNELS)
+@pytest.mark.parametrize("cache_size", [0, 0.005, 100])
+def test_numba_and_numpy_agree_on_iterates_and_cache_counts(kernel, cache_size):
+    common = dict(gamma=1.0, degree=2, coef0=1.0, kernel=kernel, cache_size=cache_size,
+                  sampling="reshuffle", random_state=3, record_every=250)
+    a, ha = kernel_pegasos(X_circ, Y_CIRC, 1e-3, 1000, backend="numpy", **common)
+    b, hb = kernel_pegasos(X_circ, Y_CIRC, 1e-3, 1000, backend="numba", **common)
+    np.testing.assert_array_equal(a.alpha, b.alpha)
+    np.testing.assert_array_equal(a.support[:a.m], b.support[:b.m])
+    np.testing.assert_array_equal(a.counters, b.counters)
+    for column in ha:
+        if column != "seconds":
+            np.testing.assert_allclose(hb[column], ha[column], rtol=1e-10, err_msg=column)
+
+
+@pytest.mark.parametrize("backend", ["numpy", "numba"])
+def test_lru_cache_hand_traced(backend):
+    """Two slots, accesses 0 1 0 2 1 0: miss miss hit miss(evict 1) miss(evict 0) miss(evict 2)."""
+    X, y = X_circ[:3], np.array([1.0, -1.0, 1.0])
+    indices = np.array([0, 1, 0, 2, 1, 0])
+    state = KernelPegasosState(3, 2, compiled=backend == "numba")
+    if backend == "numpy":
+        kernel_pegasos_numpy_chunk(X, y, state, indices, 1.0, "gaussian", 1.0, 3, 1.0)
+    else:
+        state.m = kernel_pegasos_numba_chunk(X, y, state.alpha, state.support, 0, 0, indices, 1.0,
+                                             2, 1.0, 3, 1.0, state.slots, state.slot_of,
+                                             state.owner, state.filled, state.last_used,
+                                             state.counters)
+    assert list(state.counters[:2]) == [1, 5]
+
+
+def test_cache_counts_without_and_with_a_full_cache():
+    T = 900
+    none, _ = kernel_pegasos(X_circ, Y_CIRC, 1e-3, T, gamma=1.0, cache_size=0, random_state=0)
+    full, _ = kernel_pegasos(X_circ, Y_CIRC, 1e-3, T, gamma=1.0, cache_size=100, random_state=0)
+    assert cache_slots(100, 300) == 300 and cache_slots(0, 300) == 0
+    assert none.counters[0] == 0 and none.counters[1] == T
+    visited = len(np.unique(np.random.default_rng(0).integers(0, 300, T)))
+    assert full.counters[1] == visited and full.counters[0] == T - visited
+    assert full.counters[2] < none.counters[2]  # kernel values reused
+    np.testing.assert_array_equal(full.alpha, none.alpha)  # the cache never changes iterates
+
+
+def test_first_example_is_a_violator_and_alpha_counts():
+    state, _ = kernel_pegasos(X_circ, Y_CIRC, 1.0, 1, gamma=1.0, random_state=2)
+    i = np.random.default_rng(2).integers(0, 300)
+    assert state.alpha.sum() == 1 and state.alpha[i] == 1 and state.m == 1
+    state, _ = kernel_pegasos(X_circ, Y_CIRC, 1e-3, 2000, gamma=1.0, random_state=2)
+    assert state.alpha.sum() <= 2000 and np.all(state.alpha >= 0)
+    assert set(np.flatnonzero(state.alpha)) == set(state.support[:state.m])
+
+
+def test_decision_function_uses_the_support_only():
+    clf = KernelPegasosClassifier(lam=1e-3, n_iter=2000, gamma=1.0, random_state=0).fit(X_circ, y_circ)
+    full = np.zeros(300)
+    full[clf.support_] = clf.alpha_
+    expected = kernel_matrix(X_circ, X_circ, gamma=1.0) @ (full * Y_CIRC) / (1e-3 * 2000)
+    np.testing.assert_allclose(clf.decision_function(X_circ), expected, rtol=1e-10, atol=1e-12)
+    assert len(clf.support_) < 300
+
+
+def test_optimal_objective_matches_liblinear_for_the_linear_kernel():
+    X, y = two_gaussian_blobs(300, n_features=3, random_state=4)
+    W = reference_solution(X, y.astype(float), 1e-2, "hinge")
+    liblinear = primal_objective(W, X, y, 1e-2, get_loss("hinge"))
+    assert optimal_objective(X, y, 1e-2, kernel="linear") == pytest.approx(liblinear, rel=1e-6)
+
+
+def test_converges_and_matches_svc_accuracy():
+    X_test, y_test = concentric_circles(1000, noise=0.15, random_state=1)
+    lam = 1e-3
+    clf = KernelPegasosClassifier(lam=lam, n_iter=15_000, gamma=1.0, record_every=5000,
+                                  reference_objective="auto", random_state=0).fit(X_circ, y_circ)
+    sub = clf.history_["suboptimality"]
+    assert np.all(sub > -1e-9)  # f* is the minimum (its dual bound is tight to 1e-8)
+    assert sub[-1] < 0.01 * sub[0] and sub[-1] < sub[1]
+    svc = SVC(C=1 / (lam * 300), gamma=1.0).fit(X_circ, y_circ)
+    assert clf.score(X_test, y_test) >= svc.score(X_test, y_test) - 0.02
+
+
+def test_multiclass_through_one_vs_rest():
+    X_train, X_test, y_train, y_test = load_digits(test_size=0.3)
+    ovr = OneVsRestClassifier(KernelPegasosClassifier(lam=1e-4, gamma=0.05, random_state=0))
+    assert ovr.fit(X_train, y_train).score(X_test, y_test) > 0.95
+
+
+_X, _y = X_circ[:40], y_circ[:40]
+
+
+@pytest.mark.parametrize("params,X,y,match", [
+    (dict(), np.where(np.eye(40, 2) == 1, np.nan, _X), _y, "NaN"),
+    (dict(), _X, _y[:-1], "inconsistent numbers of samples"),
+    (dict(), _X, np.ones(40), "one class"),
+    (dict(), _X, np.arange(40) % 3, "Only binary classification"),
+    (dict(lam=0.0), _X, _y, "lam"),
+    (dict(n_iter=0), _X, _y, "n_iter"),
+    (dict(kernel="sigmoid"), _X, _y, "kernel"),
+    (dict(gamma=0.0), _X, _y, "gamma"),
+    (dict(cache_size=-1.0), _X, _y, "cache_size"),
+    (dict(sampling="cyclic"), _X, _y, "sampling"),
+    (dict(), np.empty((0, 2)), np.empty(0), "0 sample"),
+])
+def test_bad_input_is_named_before_compiled_code_runs(params, X, y, match, monkeypatch):
+    def must_not_run(*args):
+        raise AssertionError("compiled code ran on bad input")
+
+    monkeypatch.setattr(module, "kernel_pegasos_numba_chunk", must_not_run)
+    monkeypatch.setattr(module, "kernel_pegasos_numpy_chunk", must_not_run)
+    with pytest.raises(ValueError, match=match):
+        KernelPegasosClassifier(**params).fit(X, y)
+
+
+@parametrize_with_checks([KernelPegasosClassifier(random_state=0),
+                          KernelPegasosClassifier(kernel="laplacian", cache_size=0, random_state=0)])
+def test_scikit_learn_contract(estimator, check):
+    check(estimator)
