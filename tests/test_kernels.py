@@ -10,7 +10,8 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 
 import lsl_lib.kernels as kernels_module
 from lsl_lib.kernels import (KERNELS, KernelRidge, PolynomialFeatureMap, check_kernel_params,
-                             kernel_matrix, kernel_value, n_polynomial_features)
+                             exp_inplace, kernel_column, kernel_matrix, kernel_value,
+                             n_polynomial_features)
 
 rng = np.random.default_rng(0)
 X = rng.normal(size=(40, 5))
@@ -57,6 +58,30 @@ def test_kernel_value_equals_kernel_matrix(kernel, backend):
     for i in range(6):
         for j in range(7):
             assert func(code, X[i], Y[j], gamma, degree, coef0) == pytest.approx(K[i, j], rel=1e-12)
+
+
+@pytest.mark.parametrize("backend", ["numba", "numpy"])
+def test_exp_inplace_matches_numpy(backend):
+    z = np.concatenate([np.linspace(-708, 709, 20001), -np.logspace(-12, 2.5, 500), [0.0]])
+    out = z.copy()
+    (exp_inplace if backend == "numba" else exp_inplace.py_func)(out)
+    np.testing.assert_allclose(out, np.exp(z), rtol=2e-15, atol=0)
+    clamped = np.array([-1000.0])
+    exp_inplace(clamped)
+    assert clamped[0] == pytest.approx(np.exp(-708.0), rel=2e-15)  # clamped, not a subnormal
+
+
+@pytest.mark.parametrize("kernel", KERNELS)
+@pytest.mark.parametrize("backend", ["numba", "numpy"])
+def test_kernel_column_equals_kernel_matrix(kernel, backend):
+    code, gamma, degree, coef0 = check_kernel_params(kernel, 0.3, 3, 1.5)
+    func = kernel_column if backend == "numba" else kernel_column.py_func
+    Xt = np.ascontiguousarray(X.T)
+    for i in range(3):
+        out = np.empty(len(X))
+        func(code, Xt, Y[i], gamma, degree, coef0, out)
+        np.testing.assert_allclose(out, kernel_matrix(X, Y[[i]], kernel, 0.3, 3, 1.5)[:, 0],
+                                   rtol=1e-13, atol=1e-15)
 
 
 @pytest.mark.parametrize("kernel", ["gaussian", "laplacian", "cauchy", "polynomial", "linear"])

@@ -1,0 +1,682 @@
+r"""The unified online kernel learner: one update rule, eight models.
+
+The model is a kernel expansion over the n training examples with signed
+coefficients :math:`\alpha_j` and a bias b,
+
+.. math::
+
+    o(x) = \sum_{j=1}^n \alpha_j K(x, x_j) + b, \qquad o_i = o(x_i),
+    \qquad z_i = y_i o_i \ (\text{the margin}).
+
+Each step takes one example i (drawn by the sampling scheme; an epoch is n steps)
+and moves its coefficient and the bias only:
+
+.. math::
+
+    \Lambda = \eta\, C\, y_i\, \psi(z_i), \qquad
+    \alpha_i \leftarrow \alpha_i + \Lambda - P, \qquad b \leftarrow b + \beta\Lambda,
+
+with :math:`\psi = -\ell'` for the model's margin loss :math:`\ell(z)`,
+:math:`\beta = 1` if ``bias`` else 0, and the penalty P of the regulariser
+:math:`\Omega`:
+
+- :math:`\Omega = \frac12\|\alpha\|_2^2` (the "w'w" models; weight decay on the
+  coefficients of the empirical kernel map): :math:`P = \eta\,\alpha_i`, with the
+  :math:`\alpha_i` before the step;
+- :math:`\Omega = \|\alpha\|_1` (the "|w|₁" models): the proximal step
+  :math:`\alpha_i \leftarrow S_\eta(a)`, :math:`a = \alpha_i + \Lambda`, with the soft
+  threshold :math:`S_\eta(a) = \operatorname{sign}(a)\max(|a| - \eta, 0)`; that is
+  :math:`P = a - S_\eta(a) = \operatorname{sign}(a)\min(\eta, |a|)`, and
+  coefficients become exactly zero.
+
+The eight models, with :math:`(u)_+ = \max(0, u)` and
+:math:`\Lambda = \eta C y_i \psi(z_i)` in every row:
+
+===============  ==========================  =================================  ========================  =====================
+``model``        :math:`\ell(z)`             :math:`\psi(z) = -\ell'(z)`        :math:`\Omega(\alpha)`    :math:`P`
+===============  ==========================  =================================  ========================  =====================
+``l1_svm``       :math:`(1 - z)_+`           :math:`[z < 1]`                    :math:`\|\alpha\|_2^2/2`  :math:`\eta\alpha_i`
+``l2_svm``       :math:`\frac12(1 - z)_+^2`  :math:`(1 - z)_+`                  :math:`\|\alpha\|_2^2/2`  :math:`\eta\alpha_i`
+``huber``        Huberized hinge (below)     :math:`\min(1, (1 - z)_+/\delta)`  :math:`\|\alpha\|_2^2/2`  :math:`\eta\alpha_i`
+``logistic``     :math:`\log(1 + e^{-z})`    :math:`1/(1 + e^{z})`              :math:`\|\alpha\|_2^2/2`  :math:`\eta\alpha_i`
+``exponential``  :math:`e^{-z}` (boosting)   :math:`e^{-\max(z, -50)}`          :math:`\|\alpha\|_1`      :math:`a - S_\eta(a)`
+``ls_svm``       :math:`\frac12(1 - z)^2`    :math:`1 - z`                      :math:`\|\alpha\|_2^2/2`  :math:`\eta\alpha_i`
+``l1_svm_l1``    :math:`(1 - z)_+`           :math:`[z < 1]`                    :math:`\|\alpha\|_1`      :math:`a - S_\eta(a)`
+``l2_svm_l1``    :math:`\frac12(1 - z)_+^2`  :math:`(1 - z)_+`                  :math:`\|\alpha\|_1`      :math:`a - S_\eta(a)`
+===============  ==========================  =================================  ========================  =====================
+
+The Huberized hinge with width :math:`\delta` is 0 for :math:`z \ge 1`,
+:math:`(1 - z)^2/(2\delta)` for :math:`1 - \delta < z < 1` and
+:math:`1 - z - \delta/2` for :math:`z \le 1 - \delta`. The exponential loss's
+:math:`\psi` is clipped at :math:`z = -50` (:math:`e^{50} \approx 5\cdot 10^{21}`)
+so that one badly misclassified example cannot overflow a step; the logistic
+:math:`\psi` is evaluated as :math:`e^{-|z|}/(1 + e^{-|z|})` or
+:math:`1/(1 + e^{-|z|})`, which never overflows. The step size is constant within
+an epoch: :math:`\eta_e = \eta/(1 + \text{eta\_decay}\cdot e)` in epoch e = 0, 1, ...
+
+This is a stochastic *coordinate-wise* update in :math:`\alpha`: a step changes
+:math:`\alpha_i` and b and nothing else. Hence the sparsity of the models differs
+(the lecture's "curiosity"): with the hinge or squared hinge, an example that never
+violates the margin (:math:`z_i \ge 1` whenever it is drawn) has
+:math:`\Lambda = 0` and keeps :math:`\alpha_i = 0`, so the L1 and L2 SVMs are
+sparse; the LS-SVM's :math:`\psi(z) = 1 - z` vanishes only at exactly
+:math:`z = 1`, every example gets :math:`\Lambda \neq 0`, and the LS-SVM is dense.
+(The decay :math:`P = \eta\alpha_i` shrinks a coefficient that once moved by
+:math:`1 - \eta` per visit but never makes it exactly 0.) The
+:math:`\|\alpha\|_1` models are sparse by soft-thresholding, whatever the loss: a
+coefficient with :math:`|\alpha_i + \Lambda| \le \eta` is set to 0.
+
+Two speed-ups make a step cost O(n) instead of a kernel sum per step:
+
+1. the outputs of all n training examples are kept in a vector and updated by a
+   scalar-vector product, :math:`o \leftarrow o + (\Lambda - P) K(:, x_i) + \beta\Lambda`
+   (we keep :math:`f = K\alpha` and add b when an output is read, so the bias
+   costs O(1));
+2. :math:`\Lambda` is computed from the known :math:`z_i = y_i o_i`, with no kernel
+   sum; when the step leaves :math:`\alpha_i` unchanged (a hinge non-violator with
+   :math:`\alpha_i = 0`, a coefficient kept at 0 by the threshold) the kernel column
+   is not even needed.
+
+``update='naive'`` recomputes :math:`o_i = \sum_j \alpha_j K(x_i, x_j) + b` from
+scratch at every step instead: the same iterates, one kernel row per step always.
+Kernel columns come from a bounded LRU cache (``cache_size`` megabytes of whole
+columns, :class:`ColumnCache`), as in LIBSVM.
+
+Two paths run the steps on the same index array (:mod:`lsl_lib._core.sampling`):
+:func:`online_kernel_numpy_chunk`, the readable reference, and the compiled
+:func:`online_kernel_numba_chunk`; same iterates, same cache hits and misses.
+
+Notes
+-----
+A fixed point of the "w'w" rule has :math:`\alpha_i = C y_i \psi(z_i)` for every i
+(and :math:`\sum_i y_i\psi(z_i) = 0` with a bias): the stationarity conditions of
+:math:`J_K = \frac12\alpha^\top K\alpha + C\sum_i \ell(z_i)`, the kernel machine
+with the RKHS norm :math:`\|w\|^2 = \alpha^\top K\alpha` (the step direction is
+:math:`K^{-1}\nabla J_K`). For the LS-SVM without bias it is the linear system
+:math:`(K + I/C)\alpha = y`, solved by a relaxed Gauss-Seidel sweep. So
+``history_['rkhs_objective']`` (:math:`J_K`, free from the output vector:
+:math:`\alpha^\top K\alpha = \alpha^\top f`) decreases steadily for a small
+:math:`\eta`, while ``history_['objective']``, the regularised risk
+:math:`\Omega(\alpha) + C\sum_i\ell(z_i)` with :math:`\Omega` of the table, drops
+in the first epochs and then may creep up. With the :math:`\|\alpha\|_1` models a
+coefficient leaves 0 only where :math:`C\psi(z_i) > 1`: take C > 1 (with C = 1 the
+hinge models stay at :math:`\alpha = 0`). Steps are stable for :math:`\eta C` up to
+about 1; the bias is updated by every example, so with a constant :math:`\eta` it
+ends in a small cycle rather than a fixed point (use ``eta_decay``).
+
+References
+----------
+Kecman, Huang, Vogt. Iterative single data algorithm for training kernel machines
+from huge data sets: theory and performance. In Support Vector Machines: Theory and
+Applications, Springer, 2005.
+
+Melki, Kecman, Ventura, Cano. OLLAWV: OnLine Learning Algorithm using Worst-Violators.
+Applied Soft Computing 66, 2018.
+
+Kivinen, Smola, Williamson. Online learning with kernels. IEEE Transactions on Signal
+Processing 52(8), 2004 (NORMA: the decay applied to every coefficient at each step).
+
+Suykens, Vandewalle. Least squares support vector machine classifiers. Neural
+Processing Letters 9(3), 1999.
+
+Duchi, Singer. Efficient online and batch learning using forward backward splitting.
+JMLR 10, 2009 (the soft-threshold step).
+"""
+import math
+from numbers import Integral, Real
+
+import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
+from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from lsl_lib._core.backend import BACKENDS, jit, resolve_backend
+from lsl_lib._core.random import check_random_state
+from lsl_lib._core.sampling import SCHEMES, sample_indices
+from lsl_lib._core.trace import Trace, chunk_bounds
+from lsl_lib._core.validation import signed_binary_labels
+from lsl_lib.kernels import _KERNEL_CONSTRAINTS, check_kernel_params, kernel_column, kernel_matrix
+
+MODELS = ("l1_svm", "l2_svm", "huber", "logistic", "exponential", "ls_svm", "l1_svm_l1",
+          "l2_svm_l1")
+# Integer codes of the models inside compiled loops.
+L1_SVM, L2_SVM, HUBER, LOGISTIC, EXPONENTIAL, LS_SVM, L1_SVM_L1, L2_SVM_L1 = range(8)
+#: The margin loss of each model, and the models regularised by ||alpha||_1.
+LOSS_OF = {"l1_svm": "hinge", "l2_svm": "squared_hinge", "huber": "huber",
+           "logistic": "logistic", "exponential": "exponential", "ls_svm": "squared",
+           "l1_svm_l1": "hinge", "l2_svm_l1": "squared_hinge"}
+L1_REGULARISED = ("exponential", "l1_svm_l1", "l2_svm_l1")
+UPDATES = ("output", "naive")
+#: z below which the exponential loss's psi is clipped.
+EXP_CLIP = -50.0
+
+
+def psi(model, z, delta=0.5):
+    r""":math:`\psi(z) = -\ell'(z)`, the loss part of the step, for an array of margins."""
+    z = np.asarray(z, dtype=np.float64)
+    loss = LOSS_OF[model]
+    if loss == "hinge":
+        return (z < 1.0).astype(np.float64)
+    if loss == "squared_hinge":
+        return np.maximum(0.0, 1.0 - z)
+    if loss == "huber":
+        return np.minimum(1.0, np.maximum(0.0, 1.0 - z) / delta)
+    if loss == "logistic":
+        e = np.exp(-np.abs(z))
+        return np.where(z >= 0.0, e / (1.0 + e), 1.0 / (1.0 + e))
+    if loss == "exponential":
+        return np.exp(-np.maximum(z, EXP_CLIP))
+    return 1.0 - z  # squared loss (LS-SVM)
+
+
+def margin_loss(model, z, delta=0.5):
+    r"""The margin loss :math:`\ell(z)` of the model (table of the module docstring)."""
+    z = np.asarray(z, dtype=np.float64)
+    loss = LOSS_OF[model]
+    if loss == "hinge":
+        return np.maximum(0.0, 1.0 - z)
+    if loss == "squared_hinge":
+        return 0.5 * np.maximum(0.0, 1.0 - z) ** 2
+    if loss == "huber":
+        quadratic = (1.0 - z) ** 2 / (2.0 * delta)
+        return np.where(z >= 1.0, 0.0, np.where(z > 1.0 - delta, quadratic, 1.0 - z - delta / 2))
+    if loss == "logistic":
+        return np.logaddexp(0.0, -z)
+    if loss == "exponential":
+        with np.errstate(over="ignore"):
+            return np.exp(-z)
+    return 0.5 * (1.0 - z) ** 2
+
+
+def lambda_and_penalty(model, z, y, alpha_i, eta, C, delta=0.5):
+    r"""The two parts of one step, :math:`(\Lambda, P)`: the numpy reference.
+
+    :math:`\Lambda = \eta C y \psi(z)`; :math:`P = \eta\alpha_i` for
+    :math:`\frac12\|\alpha\|^2`, :math:`P = \operatorname{sign}(a)\min(\eta, |a|)`
+    with :math:`a = \alpha_i + \Lambda` for :math:`\|\alpha\|_1`. The new coefficient
+    is ``(alpha_i + Lam) - P``, evaluated in that order so that the soft threshold
+    gives an exact 0 when :math:`|a| \le \eta`.
+    """
+    Lam = eta * C * y * float(psi(model, z, delta))
+    if model in L1_REGULARISED:
+        a = alpha_i + Lam
+        return Lam, math.copysign(min(eta, abs(a)), a)
+    return Lam, eta * alpha_i
+
+
+@jit
+def lambda_and_penalty_numba(code, z, y, alpha_i, eta, C, delta):
+    """The same as :func:`lambda_and_penalty`, compiled, with the model as its code."""
+    if code == L1_SVM or code == L1_SVM_L1:
+        p = 1.0 if z < 1.0 else 0.0
+    elif code == L2_SVM or code == L2_SVM_L1:
+        p = max(0.0, 1.0 - z)
+    elif code == HUBER:
+        p = min(1.0, max(0.0, 1.0 - z) / delta)
+    elif code == LOGISTIC:
+        e = math.exp(-abs(z))
+        p = e / (1.0 + e) if z >= 0.0 else 1.0 / (1.0 + e)
+    elif code == EXPONENTIAL:
+        p = math.exp(-max(z, EXP_CLIP))
+    else:
+        p = 1.0 - z
+    Lam = eta * C * y * p
+    if code == EXPONENTIAL or code == L1_SVM_L1 or code == L2_SVM_L1:
+        a = alpha_i + Lam
+        return Lam, math.copysign(min(eta, abs(a)), a)
+    return Lam, eta * alpha_i
+
+
+def regularised_risk(model, alpha, outputs, y, C, delta=0.5):
+    r""":math:`J(\alpha, b) = \Omega(\alpha) + C\sum_i \ell(y_i o_i)` (``outputs`` is o)."""
+    omega = np.abs(alpha).sum() if model in L1_REGULARISED else 0.5 * alpha @ alpha
+    return float(omega + C * margin_loss(model, y * outputs, delta).sum())
+
+
+def column_cache_slots(cache_size, n_samples):
+    """How many whole kernel columns (n float64 each) fit in ``cache_size`` megabytes."""
+    return int(min(n_samples, int(cache_size * 2 ** 20) // (8 * n_samples)))
+
+
+class ColumnCache:
+    """A bounded LRU cache of kernel columns :math:`K(:, x_i)`, held in arrays.
+
+    ``slots[s]`` holds the column of example ``owner[s]``; ``slot_of[i]`` is the
+    slot of example i (-1: not cached); ``last_used[s]`` is the clock at the last
+    access of slot s (-1: empty). A miss fills the slot with the smallest
+    ``last_used`` (the first empty one, else the least recently used). With no slot
+    at all (``cache_size`` too small for one column) every access computes the
+    column. ``counters`` holds the clock, hits, misses and kernel evaluations.
+    The compiled loop works on the same arrays (:func:`cached_column_numba`).
+    """
+
+    def __init__(self, X, kernel, gamma, degree, coef0, cache_size):
+        n = X.shape[0]
+        n_slots = column_cache_slots(cache_size, n)
+        self.X, self.kernel_args = X, (kernel, gamma, degree, coef0)
+        self.slots = np.empty((n_slots, n))
+        self.slot_of = np.full(n, -1, dtype=np.int64)
+        self.owner = np.full(n_slots, -1, dtype=np.int64)
+        self.last_used = np.full(n_slots, -1, dtype=np.int64)
+        self.counters = np.zeros(4, dtype=np.int64)  # clock, hits, misses, kernel evaluations
+        self.scratch = np.empty(n)
+
+    def stats(self):
+        """Kernel evaluations, hits and misses so far (columns of ``history_``)."""
+        return dict(kernel_evaluations=int(self.counters[3]), cache_hits=int(self.counters[1]),
+                    cache_misses=int(self.counters[2]))
+
+    def column(self, i):
+        """:math:`K(:, x_i)`, from the cache or computed (and then cached)."""
+        self.counters[0] += 1
+        s = self.slot_of[i]
+        if s >= 0:
+            self.counters[1] += 1
+            self.last_used[s] = self.counters[0]
+            return self.slots[s]
+        self.counters[2] += 1
+        self.counters[3] += len(self.slot_of)
+        col = kernel_matrix(self.X, self.X[i:i + 1], *self.kernel_args)[:, 0]
+        if len(self.slots) == 0:
+            return col
+        s = int(np.argmin(self.last_used))  # an empty slot (-1) or the least recently used
+        if self.owner[s] >= 0:
+            self.slot_of[self.owner[s]] = -1  # evict
+        self.owner[s], self.slot_of[i], self.last_used[s] = i, s, self.counters[0]
+        self.slots[s] = col
+        return self.slots[s]
+
+
+@jit
+def cached_column_numba(X, Xt, i, kcode, gamma, degree, coef0, slots, slot_of, owner, last_used,
+                        counters, scratch):
+    """:meth:`ColumnCache.column` compiled; the column is a view into ``slots`` (or ``scratch``).
+
+    ``Xt`` is ``X.T`` in C order, which :func:`lsl_lib.kernels.kernel_column` reads so that its
+    loops run along the n examples and vectorise.
+    """
+    counters[0] += 1
+    s = slot_of[i]
+    if s >= 0:
+        counters[1] += 1
+        last_used[s] = counters[0]
+        return slots[s]
+    n = X.shape[0]
+    counters[2] += 1
+    counters[3] += n
+    if slots.shape[0] == 0:
+        col = scratch
+    else:
+        s = 0
+        for k in range(1, slots.shape[0]):
+            if last_used[k] < last_used[s]:
+                s = k
+        if owner[s] >= 0:
+            slot_of[owner[s]] = -1
+        owner[s] = i
+        slot_of[i] = s
+        last_used[s] = counters[0]
+        col = slots[s]
+    kernel_column(kcode, Xt, X[i], gamma, degree, coef0, col)
+    return col
+
+
+def online_kernel_numpy_chunk(X, y, alpha, f, b, indices, t0, model, C, eta, eta_decay, delta,
+                              beta, naive, cache):
+    r"""Run steps t0, ..., t0+T-1 on the examples ``indices``: the readable reference.
+
+    ``alpha`` (signed coefficients) and ``f`` (:math:`K\alpha`, the outputs without
+    the bias; unused if ``naive``) are updated in place and the new bias b is
+    returned. ``y`` holds -1/+1, ``beta`` is 1.0 to learn the bias, ``cache`` is the
+    :class:`ColumnCache`; the other arguments are those of :func:`online_kernel`.
+    """
+    n = X.shape[0]
+    for t, i in enumerate(indices, start=t0):
+        eta_t = eta / (1.0 + eta_decay * (t // n))
+        if naive:
+            o_i = alpha @ cache.column(i) + b  # a kernel sum: O(n) per step, always
+        else:
+            o_i = f[i] + b  # speed-up #2: the output is known
+        Lam, P = lambda_and_penalty(model, y[i] * o_i, y[i], alpha[i], eta_t, C, delta)
+        new = (alpha[i] + Lam) - P  # in this order: exactly 0 when the threshold zeroes a
+        step = new - alpha[i]
+        alpha[i] = new
+        b += beta * Lam
+        if not naive and step != 0.0:
+            f += step * cache.column(i)  # speed-up #1: o <- o + (Lambda - P) K(:, x_i)
+    return b
+
+
+@jit
+def online_kernel_numba_chunk(X, Xt, y, alpha, f, b, indices, t0, code, C, eta, eta_decay, delta,
+                              beta, naive, kcode, gamma, degree, coef0, slots, slot_of, owner,
+                              last_used, counters, scratch):
+    """The same steps as :func:`online_kernel_numpy_chunk`, compiled; returns the new b."""
+    n = X.shape[0]
+    for s in range(indices.shape[0]):
+        i = indices[s]
+        eta_t = eta / (1.0 + eta_decay * ((t0 + s) // n))
+        if naive:
+            col = cached_column_numba(X, Xt, i, kcode, gamma, degree, coef0, slots, slot_of, owner,
+                                      last_used, counters, scratch)
+            o_i = np.dot(alpha, col) + b
+        else:
+            o_i = f[i] + b
+        Lam, P = lambda_and_penalty_numba(code, y[i] * o_i, y[i], alpha[i], eta_t, C, delta)
+        new = (alpha[i] + Lam) - P
+        step = new - alpha[i]
+        alpha[i] = new
+        b += beta * Lam
+        if not naive and step != 0.0:
+            col = cached_column_numba(X, Xt, i, kcode, gamma, degree, coef0, slots, slot_of, owner,
+                                      last_used, counters, scratch)
+            for j in range(n):
+                f[j] += step * col[j]
+    return b
+
+
+class OnlineKernelState:
+    r"""Where a run stands: coefficients, :math:`f = K\alpha`, bias, steps done, cache."""
+
+    def __init__(self, n_samples, cache):
+        self.alpha = np.zeros(n_samples)
+        self.f = np.zeros(n_samples)
+        self.b = 0.0
+        self.t = 0
+        self.cache = cache
+
+    @property
+    def outputs(self):
+        r"""The training outputs :math:`o = K\alpha + b`."""
+        return self.f + self.b
+
+
+def _check_args(model, C, eta, eta_decay, delta, n_epochs, update, sampling, cache_size,
+                record_every):
+    if model not in MODELS:
+        raise ValueError(f"model must be one of {MODELS}, got {model!r}.")
+    for name, value, low in [("C", C, 0), ("eta", eta, 0), ("delta", delta, 0),
+                             ("eta_decay", eta_decay, None), ("cache_size", cache_size, None)]:
+        if not (isinstance(value, Real) and (value > 0 if low == 0 else value >= 0)):
+            raise ValueError(f"{name} must be a number {'>' if low == 0 else '>='} 0, "
+                             f"got {value!r}.")
+    if not (isinstance(n_epochs, Integral) and n_epochs >= 1):
+        raise ValueError(f"n_epochs must be an int >= 1, got {n_epochs!r}.")
+    if record_every is not None and not (isinstance(record_every, Integral) and record_every >= 1):
+        raise ValueError(f"record_every must be None or an int >= 1, got {record_every!r}.")
+    for name, value, options in [("update", update, UPDATES), ("sampling", sampling, SCHEMES)]:
+        if value not in options:
+            raise ValueError(f"{name} must be one of {options}, got {value!r}.")
+
+
+def online_kernel(X, y, model="l1_svm", *, C=1.0, eta=0.1, eta_decay=0.0, delta=0.5, bias=False,
+                  kernel="gaussian", gamma=None, degree=3, coef0=1.0, n_epochs=10,
+                  sampling="reshuffle", update="output", cache_size=200.0, record_every=None,
+                  monitor=None, backend="auto", random_state=None):
+    r"""Run ``n_epochs`` epochs of the unified online kernel learner on prepared arrays.
+
+    The functional core of :class:`OnlineKernelClassifier` (whose docstring describes
+    the parameters): X a finite float array, y already -1/+1. ``monitor(alpha, b)``,
+    if given, returns a dict of extra columns for each record.
+
+    Returns
+    -------
+    state : OnlineKernelState
+        ``state.alpha``, ``state.b``, ``state.outputs``, ``state.cache``.
+    history : dict of ndarray
+        Columns ``iteration``, ``epoch``, ``seconds``, ``objective``,
+        ``rkhs_objective``, ``train_error``, ``n_nonzero``, ``kernel_evaluations``,
+        ``cache_hits``, ``cache_misses`` and the monitor's; empty when
+        ``record_every`` is None.
+    """
+    _check_args(model, C, eta, eta_decay, delta, n_epochs, update, sampling, cache_size,
+                record_every)
+    X = np.ascontiguousarray(X, dtype=np.float64)
+    y = np.ascontiguousarray(y, dtype=np.float64)
+    if X.ndim != 2 or X.shape[0] == 0 or y.shape != (X.shape[0],):
+        raise ValueError(f"X must be 2-D with at least one row and y of length n, got shapes "
+                         f"{X.shape} and {y.shape}.")
+    if not (np.isfinite(X).all() and np.all(np.abs(y) == 1.0)):
+        raise ValueError("X must be finite and y must hold labels -1 and +1.")
+    kcode, gamma, degree, coef0 = check_kernel_params(kernel, gamma, degree, coef0, X.shape[1])
+    path = resolve_backend(backend)
+    n = X.shape[0]
+    n_iter = n_epochs * n
+    indices = sample_indices(n, n_iter, 1, sampling, check_random_state(random_state))[:, 0]
+    cache = ColumnCache(X, kernel, gamma, degree, coef0, cache_size)
+    state = OnlineKernelState(n, cache)
+    naive = update == "naive"
+    if path == "numba":
+        Xt = np.ascontiguousarray(X.T)  # columns of K are computed along the examples
+    trace = Trace()
+
+    def exact_f():  # K alpha from scratch, over the support
+        support = np.flatnonzero(state.alpha)
+        return kernel_matrix(X, X[support], kernel, gamma, degree, coef0) @ state.alpha[support]
+
+    def record():
+        f = exact_f() if naive else state.f
+        o = f + state.b
+        loss = C * margin_loss(model, y * o, delta).sum()
+        trace.record(iteration=state.t, epoch=state.t / n, seconds=trace.seconds,
+                     objective=regularised_risk(model, state.alpha, o, y, C, delta),
+                     rkhs_objective=float(0.5 * state.alpha @ f + loss),
+                     train_error=float(np.mean(np.where(o > 0, 1.0, -1.0) != y)),
+                     n_nonzero=int(np.count_nonzero(state.alpha)), **cache.stats(),
+                     **(monitor(state.alpha, state.b) if monitor is not None else {}))
+
+    if record_every is not None:
+        record()
+    for start, stop in chunk_bounds(n_iter, record_every):
+        trace.start()
+        if path == "numba":
+            state.b = online_kernel_numba_chunk(
+                X, Xt, y, state.alpha, state.f, state.b, indices[start:stop], start,
+                MODELS.index(model), float(C), float(eta), float(eta_decay), float(delta),
+                float(bias), naive, kcode, gamma, degree, coef0, cache.slots, cache.slot_of,
+                cache.owner, cache.last_used, cache.counters, cache.scratch)
+        else:
+            state.b = online_kernel_numpy_chunk(
+                X, y, state.alpha, state.f, state.b, indices[start:stop], start, model, C, eta,
+                eta_decay, delta, float(bias), naive, cache)
+        trace.stop()
+        state.t = stop
+        if not (np.isfinite(state.alpha).all() and np.isfinite(state.b)):
+            raise ValueError(f"The online kernel learner diverged by step {stop}: the "
+                             f"coefficients overflowed with model={model!r}, eta={eta}, C={C}; "
+                             "use a smaller eta or C (eta * C of about 1 at most).")
+        if record_every is not None:
+            record()
+    if naive:
+        state.f = exact_f()
+    return state, trace.history()
+
+
+class OnlineKernelClassifier(ClassifierMixin, BaseEstimator):
+    r"""Binary kernel classifier trained by the unified online kernel learner.
+
+    Learns :math:`o(x) = \sum_j \alpha_j K(x, x_j) + b` by the coordinate-wise
+    steps of :mod:`lsl_lib.online_kernel`, with one of its eight models. Labels of
+    any type are mapped to -1/+1 (``classes_[1]`` is +1); for more than two classes
+    wrap it in :class:`sklearn.multiclass.OneVsRestClassifier`.
+
+    Parameters
+    ----------
+    model : {'l1_svm', 'l2_svm', 'huber', 'logistic', 'exponential', 'ls_svm', \
+'l1_svm_l1', 'l2_svm_l1'}, default='l1_svm'
+        The loss and regulariser (table of the module docstring).
+    C : float, default=1.0
+        Weight :math:`C > 0` of the loss. The :math:`\|\alpha\|_1` models need C > 1.
+    eta : float, default=0.1
+        Step size :math:`\eta > 0`; keep :math:`\eta C` at about 1 or less.
+    eta_decay : float, default=0.0
+        Epoch e uses :math:`\eta/(1 + \text{eta\_decay}\cdot e)`; 0 keeps it constant.
+    delta : float, default=0.5
+        Width :math:`\delta > 0` of the Huberized hinge.
+    bias : bool, default=False
+        Learn the bias b (:math:`\beta = 1`); otherwise b = 0.
+    kernel, gamma, degree, coef0 : default='gaussian', None, 3, 1.0
+        The kernel, as in :func:`lsl_lib.kernels.kernel_matrix` (``gamma=None`` is 1/d).
+    n_epochs : int, default=10
+        Epochs of n steps each.
+    sampling : {'iid', 'permutation', 'reshuffle'}, default='reshuffle'
+        How examples are drawn (:mod:`lsl_lib._core.sampling`).
+    update : {'output', 'naive'}, default='output'
+        ``'output'`` keeps the vector of training outputs (the lecture's two
+        speed-ups); ``'naive'`` recomputes each :math:`o_i` by a kernel sum (the same
+        iterates, slower: for timing the speed-ups).
+    cache_size : float, default=200
+        Megabytes of cached kernel columns (LRU); too small for one column, every
+        column is computed when needed.
+    record_every : int or None, default=None
+        Record ``history_`` every that many steps; ``None`` records nothing.
+    backend : {'auto', 'numba', 'numpy'}, default='auto'
+    random_state : None, int or numpy.random.Generator, default=None
+        Seeds the sampling; the same seed gives the same iterates on both backends.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (2,)
+    alpha_ : ndarray of shape (n_samples,)
+        The signed coefficients of all training examples.
+    intercept_ : float
+        b.
+    support_ : ndarray of shape (n_SV,)
+        Indices of the examples with :math:`\alpha_i \neq 0`.
+    support_vectors_ : ndarray of shape (n_SV, n_features)
+    dual_coef_ : ndarray of shape (n_SV,)
+        ``alpha_[support_]``.
+    n_support_ : ndarray of shape (2,)
+        Number of support vectors of each class.
+    n_iter_ : int
+        Steps done, ``n_epochs * n_samples``.
+    history_ : dict of ndarray
+        ``iteration``, ``epoch``, ``seconds``, ``objective``
+        (:math:`\Omega(\alpha) + C\sum_i\ell(y_i o_i)`), ``rkhs_objective``
+        (:math:`\frac12\alpha^\top K\alpha + C\sum_i\ell(y_i o_i)`), ``train_error``,
+        ``n_nonzero``, ``kernel_evaluations``, ``cache_hits``, ``cache_misses``, and
+        ``test_error`` with ``fit(..., eval_set=(X_test, y_test))``.
+    n_features_in_ : int
+
+    See Also
+    --------
+    sklearn.svm.SVC : the batch L1 SVM (SMO), with the RKHS regulariser.
+    lsl_lib.pegasos.PegasosClassifier : the linear stochastic subgradient solver.
+
+    References
+    ----------
+    See :mod:`lsl_lib.online_kernel`.
+
+    Examples
+    --------
+    >>> from lsl_lib.datasets import concentric_circles
+    >>> from lsl_lib.online_kernel import OnlineKernelClassifier
+    >>> X, y = concentric_circles(400, random_state=0)
+    >>> clf = OnlineKernelClassifier(model='l2_svm', gamma=2.0, random_state=0).fit(X, y)
+    >>> round(clf.score(X, y), 2)
+    1.0
+    """
+
+    _parameter_constraints = {
+        "model": [StrOptions(set(MODELS))],
+        "C": [Interval(Real, 0, None, closed="neither")],
+        "eta": [Interval(Real, 0, None, closed="neither")],
+        "eta_decay": [Interval(Real, 0, None, closed="left")],
+        "delta": [Interval(Real, 0, None, closed="neither")],
+        "bias": ["boolean"],
+        **_KERNEL_CONSTRAINTS,
+        "n_epochs": [Interval(Integral, 1, None, closed="left")],
+        "sampling": [StrOptions(set(SCHEMES))],
+        "update": [StrOptions(set(UPDATES))],
+        "cache_size": [Interval(Real, 0, None, closed="left")],
+        "record_every": [Interval(Integral, 1, None, closed="left"), None],
+        "backend": [StrOptions(set(BACKENDS))],
+        "random_state": [None, Interval(Integral, 0, None, closed="left"),
+                         np.random.Generator, np.random.RandomState],
+    }
+
+    def __init__(self, model="l1_svm", C=1.0, eta=0.1, eta_decay=0.0, delta=0.5, bias=False,
+                 kernel="gaussian", gamma=None, degree=3, coef0=1.0, n_epochs=10,
+                 sampling="reshuffle", update="output", cache_size=200.0, record_every=None,
+                 backend="auto", random_state=None):
+        self.model = model
+        self.C = C
+        self.eta = eta
+        self.eta_decay = eta_decay
+        self.delta = delta
+        self.bias = bias
+        self.kernel = kernel
+        self.gamma = gamma
+        self.degree = degree
+        self.coef0 = coef0
+        self.n_epochs = n_epochs
+        self.sampling = sampling
+        self.update = update
+        self.cache_size = cache_size
+        self.record_every = record_every
+        self.backend = backend
+        self.random_state = random_state
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y, eval_set=None):
+        """Fit by ``n_epochs`` epochs of steps from :math:`\\alpha = 0, b = 0`.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+            Two classes.
+        eval_set : tuple (X_test, y_test), optional
+            Held-out data whose error is recorded in ``history_['test_error']``.
+        """
+        X, y = validate_data(self, X, y, dtype=np.float64, order="C")
+        check_classification_targets(y)
+        self.classes_ = np.unique(y)
+        if len(self.classes_) != 2:
+            raise ValueError(
+                "Only binary classification is supported by OnlineKernelClassifier; y has "
+                f"{len(self.classes_)} class(es). A classifier needs two classes; for more, "
+                "wrap it in sklearn.multiclass.OneVsRestClassifier.")
+        self._kernel_args = (self.kernel, self.gamma, self.degree, self.coef0)
+        monitor = None
+        if eval_set is not None:  # validated once here, then scored directly at each record
+            X_eval = validate_data(self, eval_set[0], dtype=np.float64, reset=False)
+            y_eval = np.asarray(eval_set[1])
+
+            def monitor(alpha, b):
+                support = np.flatnonzero(alpha)
+                s = kernel_matrix(X_eval, X[support], *self._kernel_args) @ alpha[support] + b
+                return {"test_error": float(np.mean(self.classes_[(s > 0).astype(int)] != y_eval))}
+
+        state, self.history_ = online_kernel(
+            X, signed_binary_labels(y, self.classes_), self.model, C=self.C, eta=self.eta,
+            eta_decay=self.eta_decay, delta=self.delta, bias=self.bias, kernel=self.kernel,
+            gamma=self.gamma, degree=self.degree, coef0=self.coef0, n_epochs=self.n_epochs,
+            sampling=self.sampling, update=self.update, cache_size=self.cache_size,
+            record_every=self.record_every, monitor=monitor, backend=self.backend,
+            random_state=self.random_state)
+        self.alpha_ = state.alpha
+        self.intercept_ = float(state.b)
+        self.support_ = np.flatnonzero(self.alpha_)
+        self.support_vectors_ = X[self.support_]
+        self.dual_coef_ = self.alpha_[self.support_]
+        self.n_support_ = np.array([np.sum(y[self.support_] == c) for c in self.classes_])
+        self.n_iter_ = state.t
+        return self
+
+    def decision_function(self, X):
+        """:math:`o(x) = \\sum_{j \\in SV} \\alpha_j K(x, x_j) + b`; > 0 means ``classes_[1]``."""
+        check_is_fitted(self)
+        X = validate_data(self, X, dtype=np.float64, reset=False)
+        K = kernel_matrix(X, self.support_vectors_, *self._kernel_args)
+        return K @ self.dual_coef_ + self.intercept_
+
+    def predict(self, X):
+        scores = self.decision_function(X)
+        return self.classes_[(scores > 0).astype(int)]
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class = False
+        return tags

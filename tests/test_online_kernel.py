@@ -1,0 +1,377 @@
+"""The unified online kernel learner: the step of each model by hand, the output
+vector against the kernel sum, numpy against numba (iterates and cache counts),
+the lecture's sparsity curiosity, learning against SVC, and scikit-learn's contract."""
+import math
+
+import numpy as np
+import pytest
+from sklearn.multiclass import OneVsRestClassifier
+from sklearn.svm import SVC
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+from lsl_lib.datasets import checkerboard, concentric_circles, two_gaussian_blobs
+from lsl_lib.kernels import check_kernel_params, kernel_matrix
+from lsl_lib.online_kernel import (MODELS, ColumnCache, OnlineKernelClassifier, cached_column_numba,
+                                   column_cache_slots, lambda_and_penalty, lambda_and_penalty_numba,
+                                   margin_loss, online_kernel, psi)
+
+L1_MODELS = ("exponential", "l1_svm_l1", "l2_svm_l1")
+Z = [-2.0, 0.3, 0.8, 1.0, 2.5]
+# psi(z) at the margins Z, by hand (Huber with delta = 0.5: the linear piece below
+# z = 0.5, the quadratic piece on (0.5, 1), zero from 1 on)
+PSI_BY_HAND = {
+    "l1_svm": [1, 1, 1, 0, 0],
+    "l2_svm": [3, 0.7, 0.2, 0, 0],
+    "huber": [1, 1, 0.4, 0, 0],
+    "logistic": [1 / (1 + math.exp(z)) for z in Z],
+    "exponential": [math.exp(-z) for z in Z],
+    "ls_svm": [3, 0.7, 0.2, 0, -1.5],
+    "l1_svm_l1": [1, 1, 1, 0, 0],
+    "l2_svm_l1": [3, 0.7, 0.2, 0, 0],
+}
+
+
+def _compiled(model, *args):
+    return lambda_and_penalty_numba(MODELS.index(model), *args)
+
+
+@pytest.mark.parametrize("model", MODELS)
+@pytest.mark.parametrize("y", [1.0, -1.0])
+def test_lambda_and_penalty_by_hand(model, y):
+    eta, C, alpha_i = 0.1, 2.0, 0.3 * y
+    for z, p in zip(Z, PSI_BY_HAND[model]):
+        Lam, P = lambda_and_penalty(model, z, y, alpha_i, eta, C, 0.5)
+        assert Lam == pytest.approx(eta * C * y * p, rel=1e-12, abs=1e-15)
+        if model in L1_MODELS:
+            a = alpha_i + Lam
+            expected_P = (eta if a > 0 else -eta) if abs(a) > eta else a
+        else:
+            expected_P = eta * alpha_i
+        assert P == pytest.approx(expected_P, rel=1e-12)
+        assert _compiled(model, z, y, alpha_i, eta, C, 0.5) == pytest.approx((Lam, P), rel=1e-14)
+
+
+@pytest.mark.parametrize("model", L1_MODELS)
+def test_soft_threshold_gives_exact_zeros(model):
+    eta = 0.1
+    cases = [  # (z, alpha_i, C, new alpha by hand)
+        (0.3, 0.0, 0.1, 0.0),  # |Lambda| < eta: stays at 0
+        (2.5 if model != "exponential" else 60.0, -0.05, 2.0, 0.0),  # no loss: shrinks to 0
+        (2.5 if model != "exponential" else 60.0, -0.3, 2.0, -0.2),  # shrinks by eta
+    ]
+    for z, alpha_i, C, expected in cases:
+        for step in (lambda_and_penalty, _compiled):
+            Lam, P = step(model, z, 1.0, alpha_i, eta, C, 0.5)
+            new = (alpha_i + Lam) - P
+            assert new == pytest.approx(expected, abs=1e-12)
+            if expected == 0.0:
+                assert new == 0.0  # exactly
+    # l1_svm_l1 at z = 0.3: a = 0.05 + 0.2 = 0.25 -> 0.15
+    Lam, P = lambda_and_penalty("l1_svm_l1", 0.3, 1.0, 0.05, eta, 2.0)
+    assert (Lam, P, (0.05 + Lam) - P) == pytest.approx((0.2, 0.1, 0.15))
+
+
+def test_psi_is_stable_and_clipped():
+    with np.errstate(over="raise", invalid="raise", divide="raise"):  # underflow is fine
+        assert psi("logistic", [1e4, -1e4]) == pytest.approx([0.0, 1.0])
+        assert psi("exponential", -1e3) == pytest.approx(math.exp(50.0))
+        assert _compiled("logistic", 1e4, 1.0, 0.0, 0.1, 1.0, 0.5)[0] == 0.0
+        assert _compiled("exponential", -1e3, 1.0, 0.0, 1.0, 1.0, 0.5)[0] == pytest.approx(
+            math.exp(50.0))
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_psi_is_minus_the_derivative_of_the_loss(model):
+    z = np.array([-1.7, -0.2, 0.35, 0.7, 0.95, 1.6])  # away from the kinks 0.5 and 1
+    h = 1e-6
+    numeric = (margin_loss(model, z - h, 0.5) - margin_loss(model, z + h, 0.5)) / (2 * h)
+    np.testing.assert_allclose(psi(model, z, 0.5), numeric, rtol=1e-6, atol=1e-8)
+    assert margin_loss("huber", [2.0, 0.75, -1.0], 0.5) == pytest.approx([0.0, 0.0625, 1.75])
+
+
+def _circles(n=80, seed=0):
+    X, y = concentric_circles(n, noise=0.15, random_state=seed)
+    return X, y.astype(float)
+
+
+@pytest.mark.parametrize("backend", ["numpy", "numba"])
+@pytest.mark.parametrize("model", ["l1_svm", "logistic", "ls_svm", "l2_svm_l1"])
+def test_output_vector_is_the_kernel_sum_and_naive_gives_the_same_iterates(backend, model):
+    X, y = _circles()
+    K = kernel_matrix(X, gamma=2.0)
+    kw = dict(C=2.0, gamma=2.0, bias=True, n_epochs=6, random_state=1, backend=backend)
+    state, _ = online_kernel(X, y, model, **kw)
+    np.testing.assert_allclose(state.f, K @ state.alpha, rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(state.outputs, K @ state.alpha + state.b, rtol=1e-10, atol=1e-12)
+    naive, _ = online_kernel(X, y, model, update="naive", **kw)
+    np.testing.assert_allclose(naive.alpha, state.alpha, rtol=1e-10, atol=1e-12)
+    assert naive.b == pytest.approx(state.b, rel=1e-10, abs=1e-12)
+    np.testing.assert_allclose(naive.outputs, state.outputs, rtol=1e-10, atol=1e-12)
+
+
+@pytest.mark.parametrize("model", MODELS)
+@pytest.mark.parametrize("bias", [False, True])
+@pytest.mark.parametrize("cache_size", [200, 0.003, 0])  # all columns, 4 of 80 (LRU), none
+def test_numba_and_numpy_give_the_same_iterates_and_cache_counts(model, bias, cache_size):
+    X, y = _circles()
+    C = 2.0 if model in L1_MODELS else 1.0
+    kw = dict(C=C, eta=0.1, gamma=2.0, bias=bias, n_epochs=4, sampling="iid",
+              cache_size=cache_size, record_every=37, random_state=5)
+    ref, h_ref = online_kernel(X, y, model, backend="numpy", **kw)
+    fast, h_fast = online_kernel(X, y, model, backend="numba", **kw)
+    np.testing.assert_allclose(fast.alpha, ref.alpha, rtol=1e-10, atol=1e-12)
+    assert fast.b == pytest.approx(ref.b, rel=1e-10, abs=1e-12)
+    assert set(h_fast) == set(h_ref)
+    for name in ("iteration", "n_nonzero", "kernel_evaluations", "cache_hits", "cache_misses",
+                 "train_error"):
+        np.testing.assert_array_equal(h_fast[name], h_ref[name], err_msg=name)
+    np.testing.assert_allclose(h_fast["objective"], h_ref["objective"], rtol=1e-10)
+    np.testing.assert_allclose(h_fast["rkhs_objective"], h_ref["rkhs_objective"], rtol=1e-10)
+    np.testing.assert_array_equal(fast.cache.slot_of, ref.cache.slot_of)
+    if cache_size == 200:  # every column is computed once, then always hit
+        assert h_ref["cache_misses"][-1] == np.count_nonzero(ref.cache.slot_of >= 0)
+    if cache_size == 0:
+        assert h_ref["cache_hits"][-1] == 0
+
+
+@pytest.mark.parametrize("model", ["l1_svm", "ls_svm"])
+def test_estimators_agree_across_backends_with_naive_update(model):
+    X, y = _circles(60)
+    common = dict(model=model, bias=True, update="naive", cache_size=0.002, n_epochs=3,
+                  record_every=50, random_state=3, gamma=2.0)
+    a = OnlineKernelClassifier(backend="numpy", **common).fit(X, y)
+    b = OnlineKernelClassifier(backend="numba", **common).fit(X, y)
+    np.testing.assert_allclose(b.alpha_, a.alpha_, rtol=1e-10, atol=1e-12)
+    assert b.intercept_ == pytest.approx(a.intercept_, rel=1e-10)
+    for name in ("cache_hits", "cache_misses", "kernel_evaluations"):
+        np.testing.assert_array_equal(b.history_[name], a.history_[name])
+
+
+@pytest.mark.parametrize("backend", ["numpy", "numba"])
+def test_lru_cache_evicts_the_least_recently_used(backend):
+    X = np.random.default_rng(0).normal(size=(5, 3))
+    n_slots = 2
+    cache = ColumnCache(X, "gaussian", 0.5, 3, 1.0, cache_size=n_slots * 5 * 8 / 2 ** 20)
+    assert cache.slots.shape == (2, 5)
+    code = check_kernel_params("gaussian", 0.5)[0]
+
+    def column(i):
+        if backend == "numpy":
+            return cache.column(i)
+        return cached_column_numba(X, np.ascontiguousarray(X.T), i, code, 0.5, 3, 1.0,
+                                   cache.slots, cache.slot_of, cache.owner, cache.last_used,
+                                   cache.counters, cache.scratch)
+
+    K = kernel_matrix(X, gamma=0.5)
+    hits = []
+    for i in [0, 1, 0, 2, 1, 0, 0]:  # 2 evicts 1 (0 was used later), 1 evicts 0, 0 evicts 2
+        before = cache.stats()["cache_hits"]
+        np.testing.assert_allclose(column(i), K[:, i], rtol=1e-12)
+        hits.append(cache.stats()["cache_hits"] > before)
+    assert hits == [False, False, True, False, False, False, True]
+    assert cache.stats() == dict(kernel_evaluations=25, cache_hits=2, cache_misses=5)
+    assert sorted(cache.owner) == [0, 1] and cache.slot_of[2] == -1
+
+
+def test_cache_slots_and_no_cache():
+    assert column_cache_slots(200, 5000) == 5000
+    assert column_cache_slots(200, 100_000) == 262
+    assert column_cache_slots(0.01, 5000) == 0
+    X, y = _circles(50)
+    state, h = online_kernel(X, y, "ls_svm", cache_size=0, n_epochs=2, record_every=100,
+                             random_state=0)
+    assert state.cache.slots.shape == (0, 50)
+    assert h["cache_hits"][-1] == 0 and h["cache_misses"][-1] == 100  # dense: every step
+    assert h["kernel_evaluations"][-1] == 100 * 50
+
+
+def test_output_update_skips_columns_that_the_naive_update_needs():
+    """Speed-up #2: a hinge non-violator with alpha_i = 0 costs O(1), no kernel column."""
+    X, y = two_gaussian_blobs(200, separation=3.0, random_state=0)
+    kw = dict(C=10.0, gamma=0.1, n_epochs=5, cache_size=0, record_every=1000, random_state=0)
+    state, h_out = online_kernel(X, y, "l1_svm", **kw)
+    _, h_naive = online_kernel(X, y, "l1_svm", update="naive", **kw)
+    assert h_naive["kernel_evaluations"][-1] == 1000 * 200
+    assert np.mean(state.alpha == 0) > 0.5
+    assert h_out["kernel_evaluations"][-1] < 0.6 * h_naive["kernel_evaluations"][-1]
+
+
+def test_ls_svm_solves_its_linear_system():
+    """Without bias the fixed point is (K + I/C) alpha = y; with eta (C + 1) = 0.75 the
+    cyclic sweeps are a relaxed Gauss-Seidel iteration, which converges."""
+    X, y = _circles(120)
+    C = 0.5
+    state, _ = online_kernel(X, y, "ls_svm", C=C, eta=0.5, gamma=2.0, n_epochs=200,
+                             sampling="permutation", random_state=0)
+    expected = np.linalg.solve(kernel_matrix(X, gamma=2.0) + np.eye(120) / C, y)
+    np.testing.assert_allclose(state.alpha, expected, atol=1e-10)
+
+
+def test_l2_svm_reaches_its_fixed_point():
+    X, y = _circles(120)
+    state, _ = online_kernel(X, y, "l2_svm", C=1.0, eta=0.2, gamma=2.0, n_epochs=300,
+                             sampling="permutation", random_state=0)
+    fixed = 1.0 * y * psi("l2_svm", y * state.outputs)
+    np.testing.assert_allclose(state.alpha, fixed, atol=1e-10)
+    assert 0 < np.count_nonzero(state.alpha) < 120
+
+
+def test_sparsity_curiosity():
+    """L2 SVM: examples that never violate keep alpha_i = 0; LS-SVM: every alpha_i moves;
+    the ||alpha||_1 models have exact zeros."""
+    X, y = two_gaussian_blobs(300, separation=3.0, random_state=0)  # ~5% of points overlap
+    fit = lambda model, C: OnlineKernelClassifier(model=model, C=C, gamma=0.1,  # noqa: E731
+                                                  random_state=0).fit(X, y)
+    for C in (1.0, 10.0):
+        assert np.mean(fit("l2_svm", C).alpha_ == 0.0) > 0.25
+        assert np.all(fit("ls_svm", C).alpha_ != 0.0)
+    for model in L1_MODELS:
+        clf = fit(model, 2.0)
+        assert clf.score(X, y) > 0.9 and np.mean(clf.alpha_ == 0.0) > 0.25
+
+
+@pytest.mark.parametrize("data", ["circles", "checkerboard"])
+def test_every_model_learns_about_as_well_as_svc(data):
+    if data == "circles":
+        make = lambda n, seed: concentric_circles(n, noise=0.15, random_state=seed)  # noqa: E731
+    else:
+        make = lambda n, seed: checkerboard(n, noise=0.05, random_state=seed)  # noqa: E731
+    (Xtr, ytr), (Xte, yte) = make(400, 0), make(1000, 1)
+    reference = SVC(C=1.0, gamma=2.0).fit(Xtr, ytr).score(Xte, yte)
+    for model in MODELS:
+        # ||alpha||_1 models: C > 1 so coefficients leave 0; a decaying step calms them
+        kw = dict(C=2.0, eta_decay=0.5) if model in L1_MODELS else dict(C=1.0)
+        clf = OnlineKernelClassifier(model=model, gamma=2.0, n_epochs=20, random_state=0, **kw)
+        assert clf.fit(Xtr, ytr).score(Xte, yte) > reference - 0.03, model
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_objectives_decrease_with_a_small_step(model):
+    X, y = _circles(200)
+    C = 2.0 if model in L1_MODELS else 1.0
+    _, h = online_kernel(X, y, model, C=C, eta=0.02, gamma=2.0, n_epochs=40, record_every=400,
+                         random_state=0)
+    assert h["objective"][-1] < 0.7 * h["objective"][0]
+    # the RKHS objective, whose stationary point the iteration seeks, decreases at every record
+    assert np.all(np.diff(h["rkhs_objective"]) < 0)
+
+
+def test_estimator_attributes_and_history():
+    X, y = _circles(150)
+    Xte, yte = _circles(100, seed=1)
+    clf = OnlineKernelClassifier(model="l2_svm", bias=True, gamma=2.0, n_epochs=4,
+                                 record_every=100, random_state=0).fit(X, y, eval_set=(Xte, yte))
+    h = clf.history_
+    assert set(h) == {"iteration", "epoch", "seconds", "objective", "rkhs_objective",
+                      "train_error", "n_nonzero", "kernel_evaluations", "cache_hits",
+                      "cache_misses", "test_error"}
+    np.testing.assert_array_equal(h["iteration"], [0, 100, 200, 300, 400, 500, 600])
+    np.testing.assert_allclose(h["epoch"], h["iteration"] / 150)
+    assert np.all(np.diff(h["seconds"]) >= 0)
+    assert h["objective"][0] == pytest.approx(0.5 * 150)  # squared hinge at o = 0
+    np.testing.assert_array_equal(h["kernel_evaluations"], 150 * h["cache_misses"])
+    assert h["test_error"][-1] == pytest.approx(1 - clf.score(Xte, yte))
+    assert h["train_error"][-1] == pytest.approx(1 - clf.score(X, y))
+    assert h["n_nonzero"][-1] == len(clf.support_) == clf.n_support_.sum()
+    assert clf.n_iter_ == 600 and clf.alpha_.shape == (150,)
+    np.testing.assert_array_equal(clf.support_, np.flatnonzero(clf.alpha_))
+    np.testing.assert_array_equal(clf.support_vectors_, X[clf.support_])
+    np.testing.assert_array_equal(clf.dual_coef_, clf.alpha_[clf.support_])
+    K = kernel_matrix(X, gamma=2.0)
+    np.testing.assert_allclose(clf.decision_function(X), K @ clf.alpha_ + clf.intercept_,
+                               rtol=1e-10, atol=1e-12)
+    assert OnlineKernelClassifier(n_epochs=1).fit(X, y).history_ == {}
+
+
+def test_labels_are_mapped_and_one_vs_rest_handles_multiclass():
+    X, y = _circles(200)
+    names = np.where(y > 0, "inner", "outer")
+    clf = OnlineKernelClassifier(gamma=2.0, random_state=0).fit(X, names)
+    assert set(clf.predict(X)) == {"inner", "outer"} and clf.score(X, names) > 0.9
+    assert list(clf.classes_) == ["inner", "outer"]  # decision > 0 means classes_[1]
+    assert np.all((clf.decision_function(X) > 0) == (clf.predict(X) == "outer"))
+    X3 = np.vstack([X, X[:60] + 4.0])
+    y3 = np.concatenate([names, np.full(60, "far")])
+    ovr = OneVsRestClassifier(OnlineKernelClassifier(gamma=2.0, random_state=0)).fit(X3, y3)
+    assert ovr.score(X3, y3) > 0.9
+
+
+def test_same_seed_same_model_and_generator_accepted():
+    X, y = _circles(100)
+    a = OnlineKernelClassifier(sampling="iid", random_state=11).fit(X, y)
+    b = OnlineKernelClassifier(sampling="iid", random_state=11).fit(X, y)
+    c = OnlineKernelClassifier(sampling="iid", random_state=12).fit(X, y)
+    g = OnlineKernelClassifier(sampling="iid", random_state=np.random.default_rng(11)).fit(X, y)
+    np.testing.assert_array_equal(a.alpha_, b.alpha_)
+    np.testing.assert_array_equal(a.alpha_, g.alpha_)
+    assert not np.array_equal(a.alpha_, c.alpha_)
+
+
+def test_divergence_is_an_error_not_nan():
+    X, y = _circles(100)
+    with pytest.raises(ValueError, match="diverged"):
+        OnlineKernelClassifier(model="ls_svm", C=10.0, eta=1.0, bias=True, n_epochs=200,
+                               random_state=0).fit(X, y)
+
+
+_X, _y = two_gaussian_blobs(40, random_state=0)
+_X3 = np.vstack([_X, _X[:10] + 5])
+_y3 = np.concatenate([_y, np.full(10, 2)])
+
+
+@pytest.mark.parametrize("kwargs,X,y,match", [
+    ({}, np.where(np.eye(40, 2) == 1, np.nan, _X), _y, "NaN"),
+    ({}, np.where(np.eye(40, 2) == 1, np.inf, _X), _y, "infinity"),
+    ({}, _X, _y[:-1], "inconsistent numbers of samples"),
+    ({}, _X, np.ones(40), "Only binary classification is supported"),
+    ({}, _X3, _y3, "Only binary classification is supported"),
+    ({}, np.empty((0, 2)), np.empty(0), "0 sample"),
+    (dict(C=0.0), _X, _y, "'C'"),
+    (dict(C=-1.0), _X, _y, "'C'"),
+    (dict(eta=0.0), _X, _y, "'eta'"),
+    (dict(eta_decay=-0.1), _X, _y, "'eta_decay'"),
+    (dict(delta=0.0), _X, _y, "'delta'"),
+    (dict(model="svm"), _X, _y, "'model'"),
+    (dict(kernel="rbf"), _X, _y, "'kernel'"),
+    (dict(gamma=0.0), _X, _y, "'gamma'"),
+    (dict(gamma=-1.0), _X, _y, "'gamma'"),
+    (dict(cache_size=-1), _X, _y, "'cache_size'"),
+    (dict(n_epochs=0), _X, _y, "'n_epochs'"),
+    (dict(sampling="cyclic"), _X, _y, "'sampling'"),
+    (dict(update="fast"), _X, _y, "'update'"),
+    (dict(backend="cuda"), _X, _y, "'backend'"),
+    (dict(record_every=0), _X, _y, "'record_every'"),
+])
+def test_bad_input_is_named(kwargs, X, y, match, monkeypatch):
+    import lsl_lib.online_kernel as module
+
+    def must_not_run(*args):
+        raise AssertionError("the solver ran on bad input")
+
+    monkeypatch.setattr(module, "online_kernel_numba_chunk", must_not_run)
+    monkeypatch.setattr(module, "online_kernel_numpy_chunk", must_not_run)
+    with pytest.raises(ValueError, match=match):
+        OnlineKernelClassifier(**kwargs).fit(X, y)
+
+
+@pytest.mark.parametrize("kwargs,match", [
+    (dict(model="svm"), "model"), (dict(C=0.0), "C"), (dict(eta=-1.0), "eta"),
+    (dict(eta_decay=-1.0), "eta_decay"), (dict(delta=0.0), "delta"),
+    (dict(cache_size=-1.0), "cache_size"), (dict(n_epochs=0), "n_epochs"),
+    (dict(sampling="cyclic"), "sampling"), (dict(update="fast"), "update"),
+    (dict(kernel="rbf"), "kernel"), (dict(gamma=0.0), "gamma"),
+    (dict(record_every=0), "record_every"),
+])
+def test_functional_api_names_bad_arguments(kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        online_kernel(_X, _y.astype(float), **kwargs)
+    with pytest.raises(ValueError, match="labels -1 and \\+1"):
+        online_kernel(_X, np.where(_y > 0, 1.0, 0.0))
+
+
+@parametrize_with_checks([
+    OnlineKernelClassifier(random_state=0),
+    OnlineKernelClassifier(model="ls_svm", bias=True, random_state=0),
+])
+def test_scikit_learn_contract(estimator, check):
+    check(estimator)
