@@ -46,11 +46,11 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from lsl_lib._core.backend import BACKENDS, jit, resolve_backend
+from lsl_lib._core.backend import jit, resolve_backend
 from lsl_lib._core.random import check_random_state
-from lsl_lib._core.sampling import SCHEMES, sample_indices
+from lsl_lib._core.sampling import sample_indices
 from lsl_lib._core.trace import Trace, chunk_bounds
-from lsl_lib._core.validation import check_n_classes, signed_binary_labels
+from lsl_lib._core.validation import ITERATIVE_CONSTRAINTS, check_n_classes, signed_binary_labels
 from lsl_lib.kernels import _KERNEL_CONSTRAINTS, check_kernel_params, kernel_matrix, kernel_value
 
 
@@ -372,13 +372,9 @@ class KernelPegasosClassifier(ClassifierMixin, BaseEstimator):
         "lam": [Interval(Real, 0, None, closed="neither")],
         "n_iter": [Interval(Integral, 1, None, closed="left"), None],
         **_KERNEL_CONSTRAINTS,
-        "sampling": [StrOptions(set(SCHEMES))],
         "cache_size": [Interval(Real, 0, None, closed="left")],
-        "record_every": [Interval(Integral, 1, None, closed="left"), None],
         "reference_objective": [Real, StrOptions({"auto"}), None],
-        "backend": [StrOptions(set(BACKENDS))],
-        "random_state": [None, Interval(Integral, 0, None, closed="left"),
-                         np.random.Generator, np.random.RandomState],
+        **ITERATIVE_CONSTRAINTS,
     }
 
     def __init__(self, lam=1e-4, n_iter=None, kernel="gaussian", gamma=None, degree=3, coef0=1.0,

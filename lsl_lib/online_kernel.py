@@ -131,11 +131,11 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from lsl_lib._core.backend import BACKENDS, jit, resolve_backend
+from lsl_lib._core.backend import jit, resolve_backend
 from lsl_lib._core.random import check_random_state
 from lsl_lib._core.sampling import SCHEMES, sample_indices
 from lsl_lib._core.trace import Trace, chunk_bounds
-from lsl_lib._core.validation import signed_binary_labels
+from lsl_lib._core.validation import ITERATIVE_CONSTRAINTS, signed_binary_labels
 from lsl_lib.kernels import _KERNEL_CONSTRAINTS, check_kernel_params, kernel_column, kernel_matrix
 
 MODELS = ("l1_svm", "l2_svm", "huber", "logistic", "exponential", "ls_svm", "l1_svm_l1",
@@ -587,13 +587,9 @@ class OnlineKernelClassifier(ClassifierMixin, BaseEstimator):
         "bias": ["boolean"],
         **_KERNEL_CONSTRAINTS,
         "n_epochs": [Interval(Integral, 1, None, closed="left")],
-        "sampling": [StrOptions(set(SCHEMES))],
         "update": [StrOptions(set(UPDATES))],
         "cache_size": [Interval(Real, 0, None, closed="left")],
-        "record_every": [Interval(Integral, 1, None, closed="left"), None],
-        "backend": [StrOptions(set(BACKENDS))],
-        "random_state": [None, Interval(Integral, 0, None, closed="left"),
-                         np.random.Generator, np.random.RandomState],
+        **ITERATIVE_CONSTRAINTS,
     }
 
     def __init__(self, model="l1_svm", C=1.0, eta=0.1, eta_decay=0.0, delta=0.5, bias=False,

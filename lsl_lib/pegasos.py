@@ -52,12 +52,13 @@ from sklearn.utils.metaestimators import available_if
 from sklearn.utils.multiclass import _check_partial_fit_first_call, check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from lsl_lib._core.backend import BACKENDS, jit, resolve_backend
+from lsl_lib._core.backend import jit, resolve_backend
 from lsl_lib._core.random import check_random_state
-from lsl_lib._core.sampling import SCHEMES, sample_indices
+from lsl_lib._core.sampling import sample_indices
 from lsl_lib._core.trace import Trace, chunk_bounds
-from lsl_lib._core.validation import check_batch_size, check_n_classes, signed_binary_labels
-from lsl_lib.losses import LOSSES, get_loss, primal_objective, score_subgradient
+from lsl_lib._core.validation import (ITERATIVE_CONSTRAINTS, check_batch_size, check_n_classes,
+                                      signed_binary_labels)
+from lsl_lib.losses import get_loss, primal_objective, score_subgradient
 
 AVERAGING = ("none", "uniform", "suffix")
 
@@ -477,17 +478,13 @@ class _BasePegasos(BaseEstimator):
         "lam": [Interval(Real, 0, None, closed="neither")],
         "n_iter": [Interval(Integral, 1, None, closed="left"), None],
         "batch_size": [Interval(Integral, 1, None, closed="left")],
-        "sampling": [StrOptions(set(SCHEMES))],
         "projection": ["boolean"],
         "averaging": [StrOptions(set(AVERAGING))],
         "suffix_fraction": [Interval(Real, 0, 1, closed="right")],
         "step_offset": [Interval(Real, 0, None, closed="left"), StrOptions({"auto"})],
         "fit_intercept": ["boolean"],
-        "record_every": [Interval(Integral, 1, None, closed="left"), None],
         "reference_objective": [Real, StrOptions({"auto"}), None],
-        "backend": [StrOptions(set(BACKENDS))],
-        "random_state": [None, Interval(Integral, 0, None, closed="left"),
-                         np.random.Generator, np.random.RandomState],
+        **ITERATIVE_CONSTRAINTS,
     }
 
     def _prepare(self, X, y, reset):

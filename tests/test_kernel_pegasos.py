@@ -9,7 +9,7 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 import lsl_lib.kernel_pegasos as module
 from lsl_lib.datasets import concentric_circles, load_digits, two_gaussian_blobs
 from lsl_lib.kernel_pegasos import (KernelPegasosClassifier, KernelPegasosState, cache_slots,
-                                    dual_coefficients, kernel_pegasos, kernel_pegasos_numba_chunk,
+                                    kernel_pegasos, kernel_pegasos_numba_chunk,
                                     kernel_pegasos_numpy_chunk, optimal_objective)
 from lsl_lib.kernels import KERNELS, kernel_matrix
 from lsl_lib.losses import get_loss, primal_objective

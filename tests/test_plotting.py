@@ -119,10 +119,6 @@ def _renders(fig):
     fig.savefig(io.BytesIO(), format="png")
 
 
-def _labels(ax):
-    return ax.get_legend_handles_labels()[1]
-
-
 def _bands(ax):
     return [c for c in ax.collections if isinstance(c, PolyCollection)]
 
@@ -275,4 +271,119 @@ def test_plot_convergence_one_axis_per_column_one_line_per_run():
     assert _labels(left) == ["a", "b"]
     assert np.isnan(left.lines[0].get_ydata()[2])  # a zero cannot sit on a log axis
     assert left.get_ylabel() == "primal suboptimality f(w) − f(w*)"
+    _renders(fig)
+
+
+# Lecture 03: kernel Pegasos
+
+from lsl_lib.datasets import concentric_circles  # noqa: E402
+from lsl_lib.kernel_pegasos import KernelPegasosClassifier  # noqa: E402
+from lsl_lib.plotting import (plot_cache_effect, plot_feature_count, plot_kernel_pegasos,  # noqa: E402
+                              plot_kernels, plot_violation_counts)
+
+
+@pytest.fixture(scope="module")
+def circles():
+    return concentric_circles(120, noise=0.1, random_state=0)
+
+
+def test_plot_decision_boundary_into_one_axis_of_a_larger_figure(blobs):
+    X, y = blobs
+    clf = PegasosClassifier(lam=0.1, n_iter=200, random_state=0).fit(X, y)
+    fig, axes = new_figure(2)
+    assert plot_decision_boundary(clf, X, y, resolution=30, title="one panel", ax=axes[1]) is fig
+    assert len(fig.axes) == 2 and not axes[0].collections and axes[1].collections
+    assert axes[1].get_title() == "one panel" and fig._suptitle is None
+    with pytest.raises(ValueError, match="one estimator"):
+        plot_decision_boundary({"a": clf, "b": clf}, X, y, ax=axes[0])
+
+
+def test_plot_kernels_one_column_per_kernel():
+    x = np.linspace(-2, 2, 41)
+    profiles = {"gaussian": np.exp(-(x - 1) ** 2), "linear": x}
+    matrices = {"gaussian": np.eye(4), "linear": np.ones((4, 4))}
+    fig = plot_kernels(x, profiles, matrices, anchor=1.0, matrix_label="points")
+    assert isinstance(fig, Figure)
+    images = [ax for ax in fig.axes if ax.images]
+    profile_axes = [ax for ax in fig.axes if ax.get_title()]
+    assert [ax.get_title() for ax in profile_axes] == ["gaussian", "linear"]
+    assert len(images) == 2 and len(fig.axes) == 6  # two profiles, two heatmaps, two colorbars
+    np.testing.assert_array_equal(images[0].images[0].get_array(), np.eye(4))
+    np.testing.assert_allclose(profile_axes[1].get_lines()[0].get_ydata(), x)
+    assert any(line.get_linestyle() == ":" and line.get_xdata()[0] == 1.0
+               for line in profile_axes[0].get_lines())  # the anchor b
+    _renders(fig)
+    assert len(plot_kernels(x, profiles).axes) == 2  # profiles only
+
+
+def test_plot_feature_count_log_log_with_marks():
+    d = np.array([1, 10, 100])
+    fig = plot_feature_count(d, {"p = 2": [3, 66, 5151], "p = 3": [4, 286, 176851]},
+                             marks={"digits": (64, 47905)}, title="D")
+    ax = fig.axes[0]
+    assert ax.get_xscale() == "log" and ax.get_yscale() == "log"
+    assert _labels(ax) == ["p = 2", "p = 3", "digits: D = 47,905"]
+    lines = ax.get_lines()
+    np.testing.assert_allclose(lines[1].get_ydata(), [4, 286, 176851])
+    assert lines[2].get_marker() == "*" and lines[2].get_xdata()[0] == 64
+    _renders(fig)
+
+
+def test_plot_cache_effect_one_axis_per_column():
+    sizes = [0, 1, 2]
+    runs = {"iid": dict(hit_rate=[0.0, 0.4, 0.9], kernel_evaluations=[10, 6, 1]),
+            "permutation": dict(hit_rate=[0.0, 0.0, 0.9], kernel_evaluations=[8, 8, 1])}
+    fig = plot_cache_effect(sizes, runs, full_cache=1.5, title="cache")
+    assert isinstance(fig, Figure) and len(fig.axes) == 2
+    hits, evaluations = fig.axes
+    assert _labels(hits) == ["iid", "permutation", "all n rows fit"]
+    np.testing.assert_allclose(hits.get_lines()[1].get_ydata(), [0.0, 0.0, 0.9])
+    np.testing.assert_allclose(evaluations.get_lines()[0].get_ydata(), [10, 6, 1])
+    assert hits.get_lines()[2].get_xdata()[0] == 1.5
+    assert hits.get_ylim()[1] <= 1.05 and evaluations.get_ylim()[0] == 0
+    _renders(fig)
+    fig = plot_cache_effect(sizes, {"a": dict(seconds=[3.0, 2.0, 1.0])}, columns="seconds")
+    assert len(fig.axes) == 1 and fig.axes[0].get_ylabel() == "time (s)"
+
+
+def test_plot_violation_counts_scatter():
+    margins, fractions = np.array([-0.5, 0.8, 1.0, 2.5]), np.array([1.0, 1.0, 0.5, 0.0])
+    fig = plot_violation_counts(margins, fractions, title="KKT")
+    ax = fig.axes[0]
+    points = [c for c in ax.collections if c.get_offsets().shape[0] == 4][0]
+    np.testing.assert_allclose(points.get_offsets(), np.column_stack([margins, fractions]))
+    assert "support examples (4)" in _labels(ax) and ax.get_title() == "KKT"
+    _renders(fig)
+
+
+def test_plot_kernel_pegasos_marks_the_support_by_alpha(circles):
+    X, y = circles
+    clf = KernelPegasosClassifier(lam=1e-2, n_iter=600, gamma=1.0, record_every=100,
+                                  reference_objective="auto", random_state=0).fit(X, y)
+    alpha = clf.alpha_.copy()
+    fig = plot_kernel_pegasos(clf, X, y, clf.history_, resolution=40, title="panel")
+    np.testing.assert_array_equal(clf.alpha_, alpha)  # evaluated, never refitted
+    assert isinstance(fig, Figure) and len(fig.axes) == 3  # regions, convergence, its twin
+    regions, convergence, twin = fig.axes
+    support = [c for c in regions.collections
+               if c.get_offsets().shape[0] == len(clf.support_)][-1]
+    np.testing.assert_allclose(support.get_offsets(), clf.support_vectors_)
+    sizes = support.get_sizes()
+    assert sizes[np.argmax(alpha)] == pytest.approx(200.0) and np.argmin(sizes) == np.argmin(alpha)
+    assert convergence.get_xscale() == "log" and convergence.get_yscale() == "log"
+    first = convergence.get_lines()[0]
+    assert first.get_xdata()[0] > 0  # t = 0 is left out of the log axis
+    np.testing.assert_allclose(twin.get_lines()[0].get_ydata(), clf.history_["n_support"])
+    assert fig._suptitle.get_text() == "panel"
+    _renders(fig)
+
+
+def test_plot_kernel_pegasos_without_history_or_alpha(circles):
+    from sklearn.svm import SVC
+
+    X, y = circles
+    svc = SVC(C=1.0, gamma=1.0).fit(X, y)
+    fig = plot_kernel_pegasos(svc, X, y, resolution=30)
+    assert len(fig.axes) == 1
+    assert any(label == f"support: {len(svc.support_)}" for label in _labels(fig.axes[0]))
     _renders(fig)

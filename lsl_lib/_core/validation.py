@@ -5,7 +5,23 @@ Array checks (NaN, inf, shapes, sparse formats, dtypes) go through
 ranges through ``_parameter_constraints``. What is left is what depends on the
 data: a batch size against n, labels against a loss.
 """
+from numbers import Integral
+
 import numpy as np
+from sklearn.utils._param_validation import Interval, StrOptions
+
+from lsl_lib._core.backend import BACKENDS
+from lsl_lib._core.sampling import SCHEMES
+
+#: ``_parameter_constraints`` entries shared by every iterative estimator: the
+#: sampling scheme, the trace, the backend and the seed.
+ITERATIVE_CONSTRAINTS = {
+    "sampling": [StrOptions(set(SCHEMES))],
+    "record_every": [Interval(Integral, 1, None, closed="left"), None],
+    "backend": [StrOptions(set(BACKENDS))],
+    "random_state": [None, Interval(Integral, 0, None, closed="left"), np.random.Generator,
+                     np.random.RandomState],
+}
 
 
 def check_batch_size(batch_size, n_samples):
