@@ -16,11 +16,12 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import bench_import  # noqa: E402
 import bench_kernel_pegasos  # noqa: E402
+import bench_online_kernel  # noqa: E402
 import bench_pegasos  # noqa: E402
 from common import print_table  # noqa: E402
 
 BENCHMARKS = {"import": bench_import, "pegasos": bench_pegasos,
-              "kernel_pegasos": bench_kernel_pegasos}
+              "kernel_pegasos": bench_kernel_pegasos, "online_kernel": bench_online_kernel}
 
 
 def main(argv=None):
