@@ -482,10 +482,16 @@ def online_kernel(X, y, model="l1_svm", *, C=1.0, eta=0.1, eta_decay=0.0, delta=
                 eta_decay, delta, float(bias), naive, cache)
         trace.stop()
         state.t = stop
-        if not (np.isfinite(state.alpha).all() and np.isfinite(state.b)):
-            raise ValueError(f"The online kernel learner diverged by step {stop}: the "
-                             f"coefficients overflowed with model={model!r}, eta={eta}, C={C}; "
-                             "use a smaller eta or C (eta * C of about 1 at most).")
+        f = exact_f() if naive else state.f
+        with np.errstate(over="ignore"):  # an overflowing loss is what is being detected
+            losses = margin_loss(model, y * (f + state.b), delta)
+        if not (np.isfinite(state.alpha).all() and np.isfinite(state.b)
+                and np.isfinite(losses).all()):
+            raise ValueError(
+                f"The online kernel learner diverged by step {stop}: the coefficients or the "
+                f"losses overflowed with model={model!r}, eta={eta}, C={C}. Use a smaller eta or "
+                "C: 'ls_svm' is stable only for eta < 2 / (C (K_ii + beta) + 1), and the "
+                "exponential loss grows without bound.")
         if record_every is not None:
             record()
     if naive:

@@ -892,7 +892,7 @@ AXIS_LABELS.update({
 
 
 def plot_margin_losses(z, losses, psis, margin=1.0, title=None):
-    """Margin losses :math:`\\ell(z)` (left) and the step factors :math:`\\psi(z) = -\\ell'(z)` (right).
+    """Margin losses :math:`\\ell(z)` (left) and step factors :math:`\\psi(z) = -\\ell'(z)` (right).
 
     In the unified online kernel learner an example with margin :math:`z = y\\,o(x)` moves
     its coefficient by :math:`\\Lambda = \\eta C y\\,\\psi(z)`: where :math:`\\psi = 0` it is not
@@ -947,14 +947,14 @@ def plot_margin_losses(z, losses, psis, margin=1.0, title=None):
 
 
 def _signed_support(estimator):
-    """Support vectors and their signed coefficients, from ``support_vectors_`` and ``dual_coef_``."""
+    """Support vectors and signed coefficients (``support_vectors_``, ``dual_coef_`` raveled)."""
     support = np.asarray(estimator.support_vectors_, dtype=float)
     coef = np.ravel(np.asarray(estimator.dual_coef_, dtype=float))  # SVC's is (1, n_SV)
     return support, coef
 
 
 def _mark_support(ax, estimator, n_samples=None, max_area=160.0):
-    """Circle the support vectors of ``estimator`` on ``ax``, area proportional to :math:`|\\alpha_j|`."""
+    """Circle the support vectors of ``estimator`` on ``ax``, area :math:`\\propto |\\alpha_j|`."""
     support, coef = _signed_support(estimator)
     if len(support) == 0:
         ax.plot([], [], "o", mfc="none", mec="k", label="α ≠ 0: none")
@@ -1085,7 +1085,8 @@ def plot_online_kernel(estimator, X, y, history=None, message=None, resolution=1
         for c, color in zip(np.unique(y), ["tab:blue", "tab:red"]):
             ax.scatter(X[y == c, 0], X[y == c, 1], s=14, color=color, edgecolors="white",
                        linewidths=0.4, label=f"y = {c}")
-        ax.set(xlabel="$x_1$", ylabel="$x_2$", title="no model")
+        ax.set(xlabel="$x_1$", ylabel="$x_2$")
+        ax.set_title("no model", fontsize="medium")
     ax.legend(fontsize="small", loc="upper center", bbox_to_anchor=(0.5, -0.13), ncols=2,
               frameon=False)
     if message:
@@ -1101,6 +1102,10 @@ def plot_online_kernel(estimator, X, y, history=None, message=None, resolution=1
                 ax.plot(epoch, np.asarray(history[column], dtype=float), color=color,
                         marker=marker, label=AXIS_LABELS[column])
         ax.set_ylim(bottom=0)
+        if len(epoch) == 0:  # nothing recorded (a run that failed): an empty frame, not a dot
+            ax.set(xlim=(0, 1), ylim=(0, 0.55))
+            ax.text(0.5, 0.5, "nothing recorded", transform=ax.transAxes, ha="center",
+                    va="center", color="0.4")
         ax.set_xlabel(AXIS_LABELS["epoch"])
         ax.set_ylabel("classification error")
         ax.grid(True, alpha=0.3)

@@ -312,6 +312,11 @@ def test_divergence_is_an_error_not_nan():
     with pytest.raises(ValueError, match="diverged"):
         OnlineKernelClassifier(model="ls_svm", C=10.0, eta=1.0, bias=True, n_epochs=200,
                                random_state=0).fit(X, y)
+    # coefficients still finite (~1e22) but the exponential losses overflow: caught as well
+    X, y = concentric_circles(300, noise=0.15, random_state=0)
+    with pytest.raises(ValueError, match="diverged"):
+        OnlineKernelClassifier(model="exponential", C=10.0, eta=0.05, gamma=2.0, bias=True,
+                               n_epochs=30, random_state=0).fit(X, y)
 
 
 _X, _y = two_gaussian_blobs(40, random_state=0)

@@ -503,3 +503,6 @@ def test_plot_online_kernel_without_history_or_without_a_model(online_fit):
     assert sum(c.get_offsets().shape[0] for c in regions.collections) == len(y)  # the data only
     assert _labels(errors) == ["training error"]
     _renders(fig)
+    fig = plot_online_kernel(None, X, y, history={"epoch": [], "train_error": []})
+    empty = fig.axes[1]
+    assert empty.get_xlim() == (0, 1) and empty.texts[0].get_text() == "nothing recorded"
