@@ -51,7 +51,8 @@ from lsl_lib._core.random import check_random_state
 from lsl_lib._core.sampling import sample_indices
 from lsl_lib._core.trace import Trace, chunk_bounds
 from lsl_lib._core.validation import ITERATIVE_CONSTRAINTS, check_n_classes, signed_binary_labels
-from lsl_lib.kernels import _KERNEL_CONSTRAINTS, check_kernel_params, kernel_matrix, kernel_value
+from lsl_lib.kernels import (_KERNEL_CONSTRAINTS, check_kernel_params, kernel_finish,
+                             kernel_matrix, kernel_raw)
 
 
 def cache_slots(cache_size, n_samples):
@@ -88,6 +89,9 @@ class KernelPegasosState:
             self.owner = np.full(n_slots, -1, dtype=np.int64)
             self.filled = np.zeros(n_slots, dtype=np.int64)
             self.last_used = np.zeros(n_slots, dtype=np.int64)
+            self.coef = np.zeros(n_samples)  # alpha_j y_j in support order
+            self.position = np.zeros(n_samples, dtype=np.int64)
+            self.scratch = np.empty(n_samples)
         else:  # example -> list of its kernel values, least recently used first
             self.rows = OrderedDict()
 
@@ -124,13 +128,17 @@ def kernel_pegasos_numpy_chunk(X, y, state, indices, lam, kernel, gamma, degree,
 
 @jit
 def kernel_pegasos_numba_chunk(X, y, alpha, support, m, t0, indices, lam, code, gamma, degree,
-                               coef0, slots, slot_of, owner, filled, last_used, counters):
+                               coef0, slots, slot_of, owner, filled, last_used, counters, coef,
+                               position, scratch):
     """The same iterations as :func:`kernel_pegasos_numpy_chunk`, compiled.
 
     The cache is ``slots`` (one row per slot), ``slot_of`` (example -> slot or -1),
     ``owner`` (slot -> example), ``filled`` (values computed in a slot) and
-    ``last_used`` (the iteration of its last use: the least recent is evicted).
-    Returns the new size m of the support.
+    ``last_used`` (the iteration of its last use: the least recent is evicted). New
+    kernel values are computed raw, then finished together in a vectorised loop.
+    ``coef[k] = alpha[j] y[j]`` for ``j = support[k]`` (``position[j] = k``), so the
+    score is a contiguous dot product; ``scratch`` holds the row when there is no
+    cache. Returns the new size m of the support.
     """
     n_slots = slots.shape[0]
     for it in range(indices.shape[0]):
@@ -154,26 +162,26 @@ def kernel_pegasos_numba_chunk(X, y, alpha, support, m, t0, indices, lam, code, 
                 owner[slot] = i
                 slot_of[i] = slot
                 filled[slot] = 0
-        score = 0.0
+        # the row's missing kernel values: raw parts first, then one vectorised finish
+        row = slots[slot] if slot >= 0 else scratch
+        start = filled[slot] if slot >= 0 else 0
+        for k in range(start, m):
+            row[k] = kernel_raw(code, X[i], X[support[k]], gamma)
+        kernel_finish(code, row[start:m], gamma, degree, coef0)
+        counters[2] += m - start
         if slot >= 0:
             last_used[slot] = t
-            for k in range(filled[slot], m):
-                slots[slot, k] = kernel_value(code, X[i], X[support[k]], gamma, degree, coef0)
-            counters[2] += m - filled[slot]
             filled[slot] = m
-            for k in range(m):
-                j = support[k]
-                score += alpha[j] * y[j] * slots[slot, k]
-        else:  # no cache: every value computed again
-            for k in range(m):
-                j = support[k]
-                score += alpha[j] * y[j] * kernel_value(code, X[i], X[j], gamma, degree, coef0)
-            counters[2] += m
+        score = 0.0
+        for k in range(m):
+            score += coef[k] * row[k]
         if t == 1 or y[i] * score < lam * (t - 1):
             if alpha[i] == 0:
+                position[i] = m
                 support[m] = i
                 m += 1
             alpha[i] += 1
+            coef[position[i]] += y[i]
     return m
 
 
@@ -244,7 +252,8 @@ def kernel_pegasos(X, y, lam, n_iter, *, kernel="gaussian", gamma=None, degree=3
             state.m = kernel_pegasos_numba_chunk(
                 X, y, state.alpha, state.support, state.m, state.t, indices[start:stop],
                 float(lam), code, gamma, degree, coef0, state.slots, state.slot_of, state.owner,
-                state.filled, state.last_used, state.counters)
+                state.filled, state.last_used, state.counters, state.coef, state.position,
+                state.scratch)
             state.t += stop - start
         else:
             kernel_pegasos_numpy_chunk(X, y, state, indices[start:stop], lam, kernel, gamma,

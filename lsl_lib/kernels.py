@@ -126,26 +126,6 @@ def kernel_matrix(X, Y=None, kernel="gaussian", gamma=None, degree=3, coef0=1.0)
     return K
 
 
-@jit
-def kernel_value(code, a, b, gamma, degree, coef0):
-    """:math:`k(a, b)` for two vectors, in compiled loops (same formulas as above)."""
-    if code == LINEAR or code == POLYNOMIAL:
-        s = 0.0
-        for j in range(a.shape[0]):
-            s += a[j] * b[j]
-        return s if code == LINEAR else (s + coef0) ** degree
-    s = 0.0
-    for j in range(a.shape[0]):
-        diff = a[j] - b[j]
-        if code == GAUSSIAN:
-            s += diff * diff
-        elif code == LAPLACIAN:
-            s += abs(diff)
-        else:
-            s += math.log1p(gamma * diff * diff)
-    return math.exp(-s) if code == CAUCHY else math.exp(-gamma * s)
-
-
 # exp by Cody-Waite range reduction: x = k ln2 + r, |r| <= ln2 / 2, exp(x) = 2^k exp(r)
 _LN2_HI, _LN2_LO, _INV_LN2 = 6.93147180369123816490e-01, 1.90821492927058770002e-10, 1.4426950408889634
 
@@ -175,11 +155,45 @@ def exp_inplace(z):
 
 
 @jit
+def kernel_raw(code, a, b, gamma):
+    """The part of k(a, b) that needs both vectors: the inner product (linear,
+    polynomial), the squared or L1 distance (Gaussian, Laplacian), or
+    ``prod(1 + gamma diff^2)`` (Cauchy). :func:`kernel_finish` turns it into k."""
+    s = 1.0 if code == CAUCHY else 0.0
+    for j in range(a.shape[0]):
+        if code == LINEAR or code == POLYNOMIAL:
+            s += a[j] * b[j]
+        elif code == GAUSSIAN:
+            s += (a[j] - b[j]) * (a[j] - b[j])
+        elif code == LAPLACIAN:
+            s += abs(a[j] - b[j])
+        else:
+            s *= 1.0 + gamma * (a[j] - b[j]) * (a[j] - b[j])
+    return s
+
+
+@jit
+def kernel_finish(code, out, gamma, degree, coef0):
+    """Turn raw values (see :func:`kernel_raw`) into kernel values, in place and in
+    loops the compiler vectorises (the exponential by :func:`exp_inplace`)."""
+    if code == POLYNOMIAL:
+        for j in range(out.shape[0]):
+            out[j] = (out[j] + coef0) ** degree
+    elif code == GAUSSIAN or code == LAPLACIAN:
+        for j in range(out.shape[0]):
+            out[j] *= -gamma
+        exp_inplace(out)
+    elif code == CAUCHY:
+        for j in range(out.shape[0]):
+            out[j] = 1.0 / out[j]
+
+
+@jit
 def kernel_column(code, Xt, x, gamma, degree, coef0, out):
     """``out[j] = k(X[j], x)`` for every row of X, given as ``Xt = X.T`` (C-ordered).
 
-    The loops run along the n examples, so the compiler vectorises them; the
-    Cauchy kernel is computed as ``1 / prod(1 + gamma diff^2)``. Same values as
+    The loops run along the n examples, so the compiler vectorises them; raw values
+    as in :func:`kernel_raw`, then :func:`kernel_finish`. Same values as
     :func:`kernel_matrix` to rounding.
     """
     d, n = Xt.shape
@@ -195,16 +209,7 @@ def kernel_column(code, Xt, x, gamma, degree, coef0, out):
                 out[j] += abs(Xt[k, j] - xk)
             else:
                 out[j] *= 1.0 + gamma * (Xt[k, j] - xk) * (Xt[k, j] - xk)
-    if code == POLYNOMIAL:
-        for j in range(n):
-            out[j] = (out[j] + coef0) ** degree
-    elif code == GAUSSIAN or code == LAPLACIAN:
-        for j in range(n):
-            out[j] *= -gamma
-        exp_inplace(out)
-    elif code == CAUCHY:
-        for j in range(n):
-            out[j] = 1.0 / out[j]
+    kernel_finish(code, out, gamma, degree, coef0)
 
 
 _KERNEL_CONSTRAINTS = {

@@ -60,7 +60,8 @@ def test_lru_cache_hand_traced(backend):
         state.m = kernel_pegasos_numba_chunk(X, y, state.alpha, state.support, 0, 0, indices, 1.0,
                                              2, 1.0, 3, 1.0, state.slots, state.slot_of,
                                              state.owner, state.filled, state.last_used,
-                                             state.counters)
+                                             state.counters, state.coef, state.position,
+                                             state.scratch)
     assert list(state.counters[:2]) == [1, 5]
 
 

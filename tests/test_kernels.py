@@ -1,5 +1,6 @@
 """Exact kernels against scikit-learn's, kernel ridge against scikit-learn's, the
-explicit polynomial map against the kernel, and the compiled kernel_value."""
+explicit polynomial map against the kernel, and the compiled kernel_raw, kernel_finish,
+kernel_column and exp_inplace."""
 import math
 
 import numpy as np
@@ -10,8 +11,8 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 
 import lsl_lib.kernels as kernels_module
 from lsl_lib.kernels import (KERNELS, KernelRidge, PolynomialFeatureMap, check_kernel_params,
-                             exp_inplace, kernel_column, kernel_matrix, kernel_value,
-                             n_polynomial_features)
+                             exp_inplace, kernel_column, kernel_finish, kernel_matrix,
+                             kernel_raw, n_polynomial_features)
 
 rng = np.random.default_rng(0)
 X = rng.normal(size=(40, 5))
@@ -51,13 +52,15 @@ def test_gamma_none_is_one_over_d():
 
 @pytest.mark.parametrize("kernel", KERNELS)
 @pytest.mark.parametrize("backend", ["numba", "numpy"])
-def test_kernel_value_equals_kernel_matrix(kernel, backend):
+def test_kernel_raw_then_finish_equals_kernel_matrix(kernel, backend):
     code, gamma, degree, coef0 = check_kernel_params(kernel, 0.3, 3, 1.5)
-    func = kernel_value if backend == "numba" else kernel_value.py_func
+    raw = kernel_raw if backend == "numba" else kernel_raw.py_func
+    finish = kernel_finish if backend == "numba" else kernel_finish.py_func
     K = kernel_matrix(X[:6], Y[:7], kernel=kernel, gamma=0.3, degree=3, coef0=1.5)
     for i in range(6):
-        for j in range(7):
-            assert func(code, X[i], Y[j], gamma, degree, coef0) == pytest.approx(K[i, j], rel=1e-12)
+        row = np.array([raw(code, X[i], Y[j], gamma) for j in range(7)])
+        finish(code, row, gamma, degree, coef0)
+        np.testing.assert_allclose(row, K[i], rtol=1e-12)
 
 
 @pytest.mark.parametrize("backend", ["numba", "numpy"])
