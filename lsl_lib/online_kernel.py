@@ -100,9 +100,13 @@ with the RKHS norm :math:`\|w\|^2 = \alpha^\top K\alpha` (the step direction is
 :math:`\Omega(\alpha) + C\sum_i\ell(z_i)` with :math:`\Omega` of the table, drops
 in the first epochs and then may creep up. With the :math:`\|\alpha\|_1` models a
 coefficient leaves 0 only where :math:`C\psi(z_i) > 1`: take C > 1 (with C = 1 the
-hinge models stay at :math:`\alpha = 0`). Steps are stable for :math:`\eta C` up to
-about 1; the bias is updated by every example, so with a constant :math:`\eta` it
-ends in a small cycle rather than a fixed point (use ``eta_decay``).
+hinge models stay at :math:`\alpha = 0`). Stability: the models with a bounded
+:math:`\psi` (hinge, Huber, logistic) cannot overflow, but the LS-SVM's step is a
+relaxation that converges only for :math:`\eta < 2/(C(K_{ii} + \beta) + 1)` (about
+0.095 for C = 10 with a bias and a Gaussian kernel), and the exponential loss grows
+without bound; a run whose coefficients or losses overflow raises ``ValueError``.
+The bias is updated by every example, so with a constant :math:`\eta` it ends in a
+small cycle rather than a fixed point (use ``eta_decay``).
 
 References
 ----------
