@@ -56,8 +56,8 @@ from lsl_lib._core.backend import jit, resolve_backend
 from lsl_lib._core.random import check_random_state
 from lsl_lib._core.sampling import sample_indices
 from lsl_lib._core.trace import Trace, chunk_bounds
-from lsl_lib._core.validation import (ITERATIVE_CONSTRAINTS, check_batch_size, check_n_classes,
-                                      signed_binary_labels)
+from lsl_lib._core.validation import (ITERATIVE_CONSTRAINTS, add_intercept_column,
+                                      check_batch_size, check_n_classes, signed_binary_labels)
 from lsl_lib.losses import get_loss, primal_objective, score_subgradient
 
 AVERAGING = ("none", "uniform", "suffix")
@@ -463,14 +463,6 @@ def reference_solution(X, y, lam, loss, n_outputs=1, epsilon=0.1, tol=1e-8):
     return result.x.reshape(n_outputs, n_features)
 
 
-def _add_intercept_column(X):
-    """Append the constant feature 1 whose weight is the intercept (regularised too)."""
-    if sp.issparse(X):
-        ones = sp.csr_matrix(np.ones((X.shape[0], 1), dtype=X.dtype))
-        return sp.hstack([X, ones], format="csr", dtype=X.dtype)
-    return np.hstack([X, np.ones((X.shape[0], 1), dtype=X.dtype)])
-
-
 class _BasePegasos(BaseEstimator):
     """Parameters, validation and the fitting loop shared by both estimators."""
 
@@ -491,7 +483,7 @@ class _BasePegasos(BaseEstimator):
         """Validated float X (plus the intercept column) and y; errors name the input."""
         X, y = validate_data(self, X, y, accept_sparse="csr", dtype=[np.float64, np.float32],
                              order="C", y_numeric=isinstance(self, RegressorMixin), reset=reset)
-        return (_add_intercept_column(X) if self.fit_intercept else X), y
+        return (add_intercept_column(X) if self.fit_intercept else X), y
 
     def _n_iter(self, n_samples):
         return self.n_iter if self.n_iter is not None else -(-5 * n_samples // self.batch_size)

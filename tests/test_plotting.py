@@ -59,7 +59,8 @@ def test_plot_losses():
     assert _labels(bottom_left) == ["hinge", "log"]
     assert _labels(bottom_right) == ["squared", "epsilon_insensitive"]
     fig = plot_losses(losses=LOSSES, zero_one=False)  # multiclass losses join the margin panels
-    assert _labels(fig.axes[0]) == ["hinge", "log", "multiclass_hinge", "softmax"]
+    assert _labels(fig.axes[0]) == ["hinge", "log", "smoothed_hinge", "multiclass_hinge",
+                                     "softmax"]
 
 
 def test_plot_subgradient_kink_and_tangent():

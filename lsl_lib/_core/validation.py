@@ -8,6 +8,7 @@ data: a batch size against n, labels against a loss.
 from numbers import Integral
 
 import numpy as np
+import scipy.sparse as sp
 from sklearn.utils._param_validation import Interval, StrOptions
 
 from lsl_lib._core.backend import BACKENDS
@@ -49,3 +50,11 @@ def check_n_classes(classes, loss, binary_losses):
             f"Only binary classification is supported with loss={loss!r}, but y has "
             f"{len(classes)} classes; use loss='multiclass_hinge' or loss='softmax'."
         )
+
+
+def add_intercept_column(X):
+    """Append the constant feature 1 whose weight is the intercept (regularised too)."""
+    if sp.issparse(X):
+        ones = sp.csr_matrix(np.ones((X.shape[0], 1), dtype=X.dtype))
+        return sp.hstack([X, ones], format="csr", dtype=X.dtype)
+    return np.hstack([X, np.ones((X.shape[0], 1), dtype=X.dtype)])

@@ -1,0 +1,447 @@
+"""SGD, SVRG, SARAH, SARAH+: the objectives' gradients are right, the two paths agree,
+the iterations are the papers', the variance-reduced methods converge linearly, and the
+estimators keep scikit-learn's contract and reject bad input before compiled code runs."""
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from sklearn.linear_model import Ridge
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+from lsl_lib._core.sampling import sample_indices
+from lsl_lib.datasets import two_gaussian_blobs
+from lsl_lib.pegasos import reference_solution
+from lsl_lib.losses import SmoothedHinge, score_derivative
+from lsl_lib.stochastic_gradient import (METHODS, SMOOTH_LOSSES, FiniteSumObjective,
+                                         StochasticGradientClassifier,
+                                         StochasticGradientRegressor, get_smooth_loss, sarah,
+                                         sarah_plus, sgd, stochastic_gradient, svrg)
+
+
+def _problem(loss, n=120, d=6, seed=0, unit_rows=True):
+    """Unit-norm rows and lam = 0.1 below: every step is contractive, so rounding
+    differences between the two paths are not amplified."""
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, d))
+    if unit_rows:
+        X /= np.linalg.norm(X, axis=1, keepdims=True)
+    else:
+        X = (X - X.mean(axis=0)) / X.std(axis=0)
+    w = rng.normal(size=d)
+    if loss == "squared":
+        return X, X @ w + 0.1 * rng.normal(size=n)
+    return X, np.sign(X @ w + 0.3 * rng.normal(size=n))
+
+
+def _variants(X):
+    csr = sp.csr_matrix(X)
+    csr64 = sp.csr_matrix((csr.data, csr.indices.astype(np.int64), csr.indptr.astype(np.int64)),
+                          shape=csr.shape)
+    return {"dense": X, "csr": csr, "csr_int64": csr64}
+
+
+# --- the objectives -------------------------------------------------------------------------
+
+@pytest.mark.parametrize("loss", SMOOTH_LOSSES)
+def test_full_gradient_is_the_mean_of_example_gradients_and_finite_differences(loss):
+    X, y = _problem(loss, n=30, d=4)
+    X = 2.0 * X  # scores spread over every piece of the smoothed hinge
+    rng = np.random.default_rng(1)
+    for Xv in (X, sp.csr_matrix(X)):
+        obj = FiniteSumObjective(Xv, y, 0.3, loss)
+        for _ in range(5):
+            w = rng.normal(size=4)
+            full = obj.gradient(w)
+            per_example = np.array([obj.example_gradient(w, i) for i in range(30)])
+            np.testing.assert_allclose(full, per_example.mean(axis=0), rtol=1e-12, atol=1e-14)
+            np.testing.assert_allclose(obj.batch_gradient(w, np.array([3, 7, 7])),
+                                       per_example[[3, 7, 7]].mean(axis=0), rtol=1e-12)
+            h = 1e-6
+            numeric = [(obj.value(w + h * e) - obj.value(w - h * e)) / (2 * h) for e in np.eye(4)]
+            np.testing.assert_allclose(full, numeric, rtol=1e-6, atol=1e-8)
+            # f_i itself: its value is loss + lam/2 ||w||^2 and its gradient matches it
+            i = 5
+            f_i = lambda u: (obj.loss.value(y[i:i + 1], X[i:i + 1] @ u)[0]  # noqa: E731
+                             + 0.15 * u @ u)
+            numeric_i = [(f_i(w + h * e) - f_i(w - h * e)) / (2 * h) for e in np.eye(4)]
+            np.testing.assert_allclose(obj.example_gradient(w, i), numeric_i, rtol=1e-6, atol=1e-8)
+
+
+@pytest.mark.parametrize("loss", SMOOTH_LOSSES)
+def test_L_bounds_the_curvature_of_every_example(loss):
+    X, y = _problem(loss, n=50, d=5, unit_rows=False)
+    lam = 0.05
+    obj = FiniteSumObjective(X, y, lam, loss)
+    c = {"log": 0.25, "squared": 1.0, "smoothed_hinge": 1.0}[loss]
+    assert obj.L == pytest.approx(c * np.max(np.sum(X ** 2, axis=1)) + lam)
+    rng = np.random.default_rng(2)
+    worst = 0.0
+    for _ in range(200):
+        u, v = rng.normal(size=5), rng.normal(size=5) * rng.uniform(0.01, 3)
+        i = rng.integers(50)
+        ratio = np.linalg.norm(obj.example_gradient(u, i) - obj.example_gradient(v, i)) \
+            / np.linalg.norm(u - v)
+        assert ratio <= obj.L * (1 + 1e-12)
+        worst = max(worst, ratio)
+    assert worst > 0.1 * obj.L  # the pairs probe the curvature, not only flat regions
+    if loss == "squared":  # tight: along the longest row the ratio is L exactly
+        i = np.argmax(np.sum(X ** 2, axis=1))
+        u = X[i] / np.linalg.norm(X[i])
+        ratio = np.linalg.norm(obj.example_gradient(u, i) - obj.example_gradient(0 * u, i))
+        assert ratio == pytest.approx(obj.L, rel=1e-12)
+
+
+def test_smoothed_hinge_pieces_and_compiled_derivatives():
+    loss = SmoothedHinge()
+    z = np.array([-2.0, 0.0, 0.25, 0.5, 1.0, 3.0])
+    np.testing.assert_allclose(loss.value(1.0, z), [2.5, 0.5, 0.28125, 0.125, 0.0, 0.0])
+    np.testing.assert_allclose(loss.value(-1.0, -z), loss.value(1.0, z))
+    np.testing.assert_allclose(loss.subgradient(1.0, z), [-1.0, -1.0, -0.75, -0.5, 0.0, 0.0])
+    assert get_smooth_loss("smoothed_hinge").curvature == 1.0
+    s = np.linspace(-40, 40, 401)
+    for name in SMOOTH_LOSSES:
+        lossf = get_smooth_loss(name)
+        for y in (-1.0, 1.0, 0.3):
+            if name != "squared" and y == 0.3:
+                continue
+            compiled = [score_derivative(lossf.code, y, si, 0.0) for si in s]
+            np.testing.assert_allclose(compiled, lossf.subgradient(y, s), rtol=1e-14, atol=1e-300)
+
+
+# --- numpy reference == numba fast path ------------------------------------------------------
+
+@pytest.mark.parametrize("method", METHODS)
+@pytest.mark.parametrize("loss", SMOOTH_LOSSES)
+@pytest.mark.parametrize("batch_size", [1, 4])
+def test_numba_and_numpy_give_the_same_iterates(method, loss, batch_size):
+    X, y = _problem(loss)
+    for name, Xv in _variants(X).items():
+        kwargs = dict(method=method, loss=loss, batch_size=batch_size, record_every=1,
+                      random_state=4)
+        ref, h_ref = stochastic_gradient(Xv, y, 0.1, 3, backend="numpy", **kwargs)
+        fast, h_fast = stochastic_gradient(Xv, y, 0.1, 3, backend="numba", **kwargs)
+        np.testing.assert_allclose(fast.w, ref.w, rtol=1e-10, atol=1e-13, err_msg=name)
+        np.testing.assert_allclose(h_fast["objective"], h_ref["objective"], rtol=1e-10)
+        np.testing.assert_allclose(h_fast["grad_norm2"], h_ref["grad_norm2"], rtol=1e-8)
+        assert fast.inner_loop_lengths == ref.inner_loop_lengths
+        assert fast.t == ref.t and fast.n_gradients == ref.n_gradients
+
+
+@pytest.mark.parametrize("kwargs", [
+    dict(method="sarah", output="random", sampling="reshuffle"),
+    dict(method="svrg", output="random", inner_loop=7, batch_size=3),
+    dict(method="sarah+", sampling="permutation", inner_loop=50, eta=0.3),
+    dict(method="sgd", eta=0.2, sampling="reshuffle", batch_size=5),
+    dict(method="sarah", inner_loop=1),  # gradient descent
+])
+def test_numba_and_numpy_agree_on_the_other_options(kwargs):
+    X, y = _problem("log")
+    ref, _ = stochastic_gradient(X, y, 0.1, 4, backend="numpy", random_state=5, **kwargs)
+    fast, _ = stochastic_gradient(X, y, 0.1, 4, backend="numba", random_state=5, **kwargs)
+    np.testing.assert_allclose(fast.w, ref.w, rtol=1e-10, atol=1e-13)
+    assert fast.inner_loop_lengths == ref.inner_loop_lengths
+
+
+# --- the iterations are the papers' ---------------------------------------------------------
+
+def _ridge_example_gradient(X, y, lam, w, i):
+    return (X[i] @ w - y[i]) * X[i] + lam * w
+
+
+def _hand_sarah(X, y, lam, eta, m, idx, w0):
+    """Algorithm 1 of Nguyen et al. (2017), one outer loop, k = 1, ridge: every iterate."""
+    v = (X.T @ (X @ w0 - y)) / len(y) + lam * w0
+    iterates = [w0, w0 - eta * v]
+    for t in range(1, m):
+        w_t, w_prev = iterates[t], iterates[t - 1]
+        v = (_ridge_example_gradient(X, y, lam, w_t, idx[t - 1])
+             - _ridge_example_gradient(X, y, lam, w_prev, idx[t - 1]) + v)
+        iterates.append(w_t - eta * v)
+    return iterates
+
+
+@pytest.mark.parametrize("backend", ["numpy", "numba"])
+def test_sarah_two_inner_steps_by_hand(backend):
+    X = np.array([[1.0, 0.0], [0.5, 2.0], [-1.0, 1.0], [0.0, -0.5]])
+    y = np.array([1.0, -1.0, 2.0, 0.5])
+    lam, eta = 0.1, 0.2
+    state, _ = sarah(X, y, lam, 1, loss="squared", eta=eta, inner_loop=3, backend=backend,
+                     random_state=3)
+    i1, i2 = sample_indices(4, 2, 1, "iid", np.random.default_rng(3))[:, 0]
+    # written out: v_0 = grad f(0) = -X^T y / n, w_1 = -eta v_0, ...
+    v0 = -X.T @ y / 4
+    w1 = -eta * v0
+    v1 = (X[i1] @ w1) * X[i1] + lam * w1 + v0  # grad f_i1(w1) - grad f_i1(0) + v0
+    w2 = w1 - eta * v1
+    v2 = ((X[i2] @ (w2 - w1)) * X[i2] + lam * (w2 - w1)) + v1
+    w3 = w2 - eta * v2
+    np.testing.assert_allclose(state.w, w3, rtol=1e-13)
+    np.testing.assert_allclose(_hand_sarah(X, y, lam, eta, 3, [i1, i2], np.zeros(2))[-1], w3,
+                               rtol=1e-13)
+    assert state.inner_loop_lengths == [3] and state.n_gradients == 4 + 2 * 2
+
+
+@pytest.mark.parametrize("backend", ["numpy", "numba"])
+def test_random_output_is_the_drawn_inner_iterate(backend):
+    X, y = _problem("squared", n=10, d=3)
+    lam, eta, m, seed = 0.1, 0.3, 6, 8
+    state, _ = sarah(X, y, lam, 1, loss="squared", eta=eta, inner_loop=m, output="random",
+                     backend=backend, random_state=seed)
+    rng = np.random.default_rng(seed)
+    idx = sample_indices(10, m - 1, 1, "iid", rng)[:, 0]
+    t_out = rng.integers(0, m + 1, size=1)[0]
+    iterates = _hand_sarah(X, y, lam, eta, m, idx, np.zeros(3))
+    np.testing.assert_allclose(state.w, iterates[t_out], rtol=1e-12, atol=1e-15)
+
+
+@pytest.mark.parametrize("backend", ["numpy", "numba"])
+def test_svrg_is_johnson_and_zhangs_algorithm(backend):
+    """m inner steps from w_0 = w~; the first step's correction cancels exactly."""
+    X, y = _problem("squared", n=20, d=3)
+    lam, eta, m, S = 0.1, 0.3, 5, 3
+    state, _ = svrg(X, y, lam, S, loss="squared", eta=eta, inner_loop=m, backend=backend,
+                    random_state=6)
+    idx = sample_indices(20, S * (m - 1), 1, "iid", np.random.default_rng(6))[:, 0]
+    w_tilde, pos = np.zeros(3), 0
+    for _ in range(S):
+        mu = X.T @ (X @ w_tilde - y) / 20 + lam * w_tilde
+        w = w_tilde.copy()
+        for t in range(1, m + 1):
+            i = 0 if t == 1 else idx[pos]  # any index at t = 1: w_0 = w~
+            pos += t > 1
+            g = _ridge_example_gradient(X, y, lam, w, i) \
+                - _ridge_example_gradient(X, y, lam, w_tilde, i) + mu
+            w = w - eta * g
+        w_tilde = w
+    np.testing.assert_allclose(state.w, w_tilde, rtol=1e-12)
+
+
+@pytest.mark.parametrize("backend", ["numpy", "numba"])
+def test_sarah_plus_stops_on_squared_norms(backend):
+    """Identical rows: v_t = (1 - eta h) v_{t-1} exactly, h = ||x||^2 + lam. With
+    rho = 1 - eta h = 0.55, ||v_2|| / ||v_0|| = 0.3025 lies between gamma = 1/8 and
+    sqrt(gamma) = 0.354: the squared test stops at t = 3 (after v_2), a test on norms
+    would go on to t = 5 (||v_4|| / ||v_0|| = 0.0915)."""
+    x, lam = np.array([0.6, 0.8]), 0.1
+    X, y = np.tile(x, (8, 1)), np.full(8, 2.0)
+    h = x @ x + lam
+    eta = 0.45 / h
+    rho = 1 - eta * h
+    assert rho ** 4 <= 1 / 8 < rho ** 2  # squared ratio of v_2 below gamma, plain ratio above
+    state, _ = sarah_plus(X, y, lam, 4, loss="squared", eta=eta, inner_loop=20, backend=backend,
+                          random_state=0)
+    assert state.inner_loop_lengths == [3, 3, 3, 3]
+    assert state.n_gradients == 4 * (8 + 2 * 2)
+    plain, _ = sarah(X, y, lam, 2, loss="squared", eta=eta, inner_loop=20, backend=backend)
+    assert plain.inner_loop_lengths == [20, 20]
+    clf = StochasticGradientRegressor(method="sarah+", lam=lam, eta=eta, inner_loop=20,
+                                      fit_intercept=False, n_epochs=2, backend=backend).fit(X, y)
+    np.testing.assert_array_equal(clf.inner_loop_lengths_, [3, 3])
+
+
+def test_effective_passes_count_gradient_evaluations():
+    X, y = _problem("log", n=100)
+    _, h = sarah(X, y, 0.1, 3, batch_size=2, inner_loop=10, record_every=1, random_state=0)
+    np.testing.assert_allclose(h["effective_passes"], np.arange(4) * (100 + 2 * 2 * 9) / 100)
+    np.testing.assert_array_equal(h["iteration"], np.arange(4) * 10)
+    np.testing.assert_array_equal(h["epoch"], np.arange(4))
+    _, h = sgd(X, y, 0.1, 2, batch_size=3, record_every=1, random_state=0)
+    np.testing.assert_allclose(h["effective_passes"], np.arange(3) * 34 * 3 / 100)
+    np.testing.assert_array_equal(h["iteration"], [0, 34, 68])
+    state, h = sarah_plus(X, y, 0.1, 3, record_every=1, random_state=0)
+    lengths = np.array(state.inner_loop_lengths)
+    assert np.all((lengths >= 1) & (lengths <= 100)) and lengths.min() < 100
+    assert h["effective_passes"][-1] == pytest.approx(np.sum(100 + 2 * (lengths - 1)) / 100)
+
+
+# --- convergence ----------------------------------------------------------------------------
+
+def _standardised(n=500, d=10, seed=0):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, d)) @ np.diag(np.linspace(0.3, 3.0, d))
+    X = (X - X.mean(axis=0)) / X.std(axis=0)
+    return X, rng
+
+
+@pytest.mark.parametrize("method", ["svrg", "sarah"])
+@pytest.mark.parametrize("loss", ["squared", "log"])
+def test_variance_reduction_converges_linearly(method, loss):
+    X, rng = _standardised()
+    n, d, lam = *X.shape, 1e-2
+    w = rng.normal(size=d)
+    if loss == "squared":
+        y = X @ w + 0.5 * rng.normal(size=n)
+        w_star = np.linalg.solve(X.T @ X / n + lam * np.eye(d), X.T @ y / n)  # ridge, exactly
+    else:
+        y = np.sign(X @ w + 0.5 * rng.normal(size=n))
+        w_star = reference_solution(X, y, lam, get_smooth_loss(loss), tol=1e-10)[0]
+    obj = FiniteSumObjective(X, y, lam, loss)
+    assert np.dot(obj.gradient(w_star), obj.gradient(w_star)) < 1e-16  # f* to ~1e-16
+    _, h = stochastic_gradient(X, y, lam, 12, method=method, loss=loss, record_every=1,
+                               reference_objective=obj.value(w_star), random_state=0)
+    sub = h["suboptimality"]
+    above = sub[:-1] > 1e-11
+    assert np.all(sub[1:][above] <= sub[:-1][above] / 2)  # at least 2x per outer loop
+    assert sub[-1] < 1e-11
+    assert np.all(h["grad_norm2"][1:] <= 2 * obj.L * (sub[1:] + 1e-15))  # ||g||^2 <= 2L (f - f*)
+
+
+def test_sgd_with_decreasing_steps_converges():
+    X, rng = _standardised(n=1000)
+    lam = 1e-2
+    y = np.sign(X @ rng.normal(size=10) + 0.5 * rng.normal(size=1000))
+    obj = FiniteSumObjective(X, y, lam, "log")
+    f_star = obj.value(reference_solution(X, y, lam, obj.loss, tol=1e-10)[0])
+    _, h = sgd(X, y, lam, 30, loss="log", record_every=3, reference_objective=f_star,
+               random_state=0)
+    sub = h["suboptimality"]
+    assert np.all(sub > -1e-12)
+    assert sub[-1] < 2e-3 * sub[0] and sub[-1] < 1e-3
+    assert np.mean(sub[-3:]) < np.mean(sub[1:4])  # the O(1/t) decrease, through the noise
+    # a constant step stalls at a noise floor that 1/t steps go below
+    _, h_const = sgd(X, y, lam, 30, loss="log", eta=0.5, record_every=3,
+                     reference_objective=f_star, random_state=0)
+    assert np.mean(h_const["suboptimality"][-3:]) > 3 * np.mean(sub[-3:])
+
+
+# --- the estimators -------------------------------------------------------------------------
+
+def test_estimator_history_columns_and_eval_set():
+    X, y = two_gaussian_blobs(400, random_state=1)
+    clf = StochasticGradientClassifier(lam=1e-2, n_epochs=4, record_every=2,
+                                       reference_objective="auto", random_state=0)
+    clf.fit(X, y, eval_set=(X[:100], y[:100]))
+    h = clf.history_
+    assert set(h) == {"effective_passes", "iteration", "epoch", "seconds", "objective",
+                      "suboptimality", "grad_norm2", "test_error"}
+    np.testing.assert_array_equal(h["epoch"], [0, 2, 4])
+    np.testing.assert_allclose(h["effective_passes"], [0, 2 * 2.995, 4 * 2.995])
+    assert h["objective"][0] == pytest.approx(np.log(2))  # logistic at w = 0
+    assert np.all(h["suboptimality"] > -1e-12) and h["suboptimality"][-1] < 1e-4
+    assert np.all(np.diff(h["seconds"]) >= 0)
+    assert h["test_error"][-1] == pytest.approx(1 - clf.score(X[:100], y[:100]))
+    assert clf.n_iter_ == 4 * 400 and clf.effective_passes_ == pytest.approx(4 * 2.995)
+    reg = StochasticGradientRegressor(method="sgd", n_epochs=2, record_every=1,
+                                      random_state=0).fit(X, y, eval_set=(X, y))
+    assert reg.history_["test_mse"][-1] == pytest.approx(np.mean((reg.predict(X) - y) ** 2))
+    assert StochasticGradientClassifier(n_epochs=1).fit(X, y).history_ == {}
+
+
+@pytest.mark.parametrize("Est,loss", [(StochasticGradientClassifier, "log"),
+                                      (StochasticGradientClassifier, "smoothed_hinge"),
+                                      (StochasticGradientRegressor, "squared")])
+@pytest.mark.parametrize("method", METHODS)
+def test_estimators_agree_across_backends(Est, loss, method):
+    X, y = _problem(loss)
+    common = dict(method=method, loss=loss, lam=0.1, n_epochs=3, batch_size=4, random_state=3,
+                  record_every=1)
+    a = Est(backend="numpy", **common).fit(sp.csr_matrix(X), y)
+    b = Est(backend="numba", **common).fit(X, y)
+    np.testing.assert_allclose(b.coef_, a.coef_, rtol=1e-10)
+    assert b.intercept_ == pytest.approx(a.intercept_, rel=1e-10)
+    np.testing.assert_allclose(b.history_["objective"], a.history_["objective"], rtol=1e-10)
+
+
+def test_regressor_reaches_ridge_and_classifier_maps_labels():
+    X, rng = _standardised(n=300, d=4)
+    y = X @ [1.0, -2.0, 0.5, 0.0] + 0.1 * rng.normal(size=300)
+    lam = 1e-3
+    reg = StochasticGradientRegressor(lam=lam, n_epochs=20, fit_intercept=False,
+                                      random_state=0).fit(X, y)
+    ridge = Ridge(alpha=lam * 300, fit_intercept=False).fit(X, y)
+    np.testing.assert_allclose(reg.coef_, ridge.coef_, rtol=1e-8)
+    assert reg.intercept_ == 0.0
+    X, y = two_gaussian_blobs(300, random_state=4)
+    names = np.where(y > 0, "spam", "ham")
+    for loss in ("log", "smoothed_hinge"):
+        clf = StochasticGradientClassifier(lam=1e-2, loss=loss, random_state=0).fit(X, names)
+        assert set(clf.predict(X)) <= {"spam", "ham"} and clf.score(X, names) > 0.9
+        assert clf.decision_function(X).shape == (300,)
+        assert hasattr(clf, "predict_proba") == (loss == "log")
+    np.testing.assert_allclose(clf.coef_, StochasticGradientClassifier(
+        lam=1e-2, loss=loss, random_state=0).fit(X, y).coef_)
+
+
+def test_same_seed_same_model():
+    X, y = two_gaussian_blobs(300, random_state=2)
+    a = StochasticGradientClassifier(method="svrg", n_epochs=2, random_state=11).fit(X, y)
+    b = StochasticGradientClassifier(method="svrg", n_epochs=2, random_state=11).fit(X, y)
+    g = StochasticGradientClassifier(method="svrg", n_epochs=2,
+                                     random_state=np.random.default_rng(11)).fit(X, y)
+    np.testing.assert_array_equal(a.coef_, b.coef_)
+    np.testing.assert_array_equal(a.coef_, g.coef_)
+
+
+def test_divergence_is_an_error_not_nan():
+    X, y = _problem("squared", unit_rows=False)
+    with pytest.raises(ValueError, match="diverged"):
+        StochasticGradientRegressor(eta=10.0, random_state=0).fit(10 * X, y)
+
+
+_X, _y = two_gaussian_blobs(40, random_state=0)
+_X3 = np.vstack([_X, _X[:10] + 5])
+_y3 = np.concatenate([_y, np.full(10, 2)])
+C, R = StochasticGradientClassifier, StochasticGradientRegressor
+
+
+@pytest.mark.parametrize("make,X,y,match", [
+    (lambda: C(), np.where(np.eye(40, 2) == 1, np.nan, _X), _y, "NaN"),
+    (lambda: C(), np.where(np.eye(40, 2) == 1, np.inf, _X), _y, "infinity"),
+    (lambda: C(), _X, _y[:-1], "inconsistent numbers of samples"),
+    (lambda: C(), _X, np.ones(40), "one class"),
+    (lambda: C(), _X3, _y3, "Only binary classification"),
+    (lambda: C(loss="smoothed_hinge"), _X3, _y3, "Only binary classification"),
+    (lambda: C(lam=0.0), _X, _y, "lam"),
+    (lambda: C(lam=-1.0), _X, _y, "lam"),
+    (lambda: C(batch_size=41), _X, _y, "batch_size"),
+    (lambda: C(batch_size=0), _X, _y, "batch_size"),
+    (lambda: C(n_epochs=0), _X, _y, "n_epochs"),
+    (lambda: C(eta=0.0), _X, _y, "eta"),
+    (lambda: C(eta=-0.1), _X, _y, "eta"),
+    (lambda: C(inner_loop=0), _X, _y, "inner_loop"),
+    (lambda: C(method="saga"), _X, _y, "method"),
+    (lambda: C(loss="hinge"), _X, _y, "loss"),
+    (lambda: C(sampling="cyclic"), _X, _y, "sampling"),
+    (lambda: C(output="best"), _X, _y, "output"),
+    (lambda: C(method="sarah+", output="random"), _X, _y, "output"),
+    (lambda: C(backend="cuda"), _X, _y, "backend"),
+    (lambda: C(), np.empty((0, 2)), np.empty(0), "0 sample"),
+    (lambda: R(loss="log"), _X, _y, "loss"),
+    (lambda: R(), _X, _y[:-1], "inconsistent numbers of samples"),
+    (lambda: R(n_epochs=0), _X, _y, "n_epochs"),
+])
+def test_bad_input_is_named_before_compiled_code_runs(make, X, y, match, monkeypatch):
+    import lsl_lib.stochastic_gradient as module
+
+    def must_not_run(*args):
+        raise AssertionError("an algorithm ran on bad input")
+
+    for name in ("sgd_numpy_chunk", "sgd_numba_chunk", "variance_reduced_numpy_chunk",
+                 "variance_reduced_numba_chunk"):
+        monkeypatch.setattr(module, name, must_not_run)
+    with pytest.raises(ValueError, match=match):
+        make().fit(X, y)
+
+
+@pytest.mark.parametrize("kwargs,match", [
+    (dict(lam=0.0), "lam"), (dict(n_epochs=0), "n_epochs"), (dict(eta=0), "eta"),
+    (dict(eta="fast"), "eta"), (dict(inner_loop=0), "inner_loop"), (dict(method="saga"), "method"),
+    (dict(loss="hinge"), "loss"), (dict(sampling="cyclic"), "sampling"),
+    (dict(batch_size=100), "batch_size"), (dict(output="random", method="sgd"), "output"),
+    (dict(gamma=1.5), "gamma"), (dict(backend="cuda"), "backend"),
+])
+def test_functional_api_names_bad_arguments(kwargs, match):
+    args = dict(lam=0.1, n_epochs=1) | kwargs
+    with pytest.raises(ValueError, match=match):
+        stochastic_gradient(_X, _y.astype(float), args.pop("lam"), args.pop("n_epochs"), **args)
+
+
+@parametrize_with_checks([
+    StochasticGradientClassifier(random_state=0),
+    StochasticGradientClassifier(method="svrg", loss="smoothed_hinge", batch_size=2,
+                                 output="random", random_state=0),
+    StochasticGradientClassifier(method="sgd", sampling="reshuffle", random_state=0),
+    StochasticGradientRegressor(random_state=0),
+    StochasticGradientRegressor(method="sarah+", batch_size=3, random_state=0),
+])
+def test_scikit_learn_contract(estimator, check):
+    check(estimator)
