@@ -18,10 +18,12 @@ import bench_import  # noqa: E402
 import bench_kernel_pegasos  # noqa: E402
 import bench_online_kernel  # noqa: E402
 import bench_pegasos  # noqa: E402
+import bench_stochastic_gradient  # noqa: E402
 from common import print_table  # noqa: E402
 
 BENCHMARKS = {"import": bench_import, "pegasos": bench_pegasos,
-              "kernel_pegasos": bench_kernel_pegasos, "online_kernel": bench_online_kernel}
+              "kernel_pegasos": bench_kernel_pegasos, "online_kernel": bench_online_kernel,
+              "stochastic_gradient": bench_stochastic_gradient}
 
 
 def main(argv=None):
