@@ -10,8 +10,8 @@ import importlib
 
 __version__ = "0.1.0"
 
-_SUBMODULES = ("datasets", "kernel_pegasos", "kernels", "losses", "online_kernel", "pegasos",
-               "plotting", "stochastic_gradient", "widgets")
+_SUBMODULES = ("coordinate_descent", "datasets", "kernel_pegasos", "kernels", "losses",
+               "online_kernel", "pegasos", "plotting", "stochastic_gradient", "widgets")
 
 __all__ = list(_SUBMODULES)
 

@@ -52,7 +52,7 @@ from sklearn.utils.metaestimators import available_if
 from sklearn.utils.multiclass import _check_partial_fit_first_call, check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from lsl_lib._core.backend import jit, resolve_backend
+from lsl_lib._core.backend import compiled_arrays, jit, resolve_backend
 from lsl_lib._core.random import check_random_state
 from lsl_lib._core.sampling import sample_indices
 from lsl_lib._core.trace import Trace, chunk_bounds
@@ -268,14 +268,6 @@ def auto_step_offset(X, lam, loss):
     return float(loss.curvature * row_norms2.max() / lam)
 
 
-def _compiled_arrays(X):
-    """``(data, cols, indptr)`` of X as :func:`pegasos_numba_chunk` reads it."""
-    if sp.issparse(X):
-        return X.data, X.indices, X.indptr
-    empty = np.empty(0, dtype=np.int64)
-    return np.ascontiguousarray(X).ravel(), empty, empty
-
-
 def pegasos(X, y, lam, n_iter, *, n_outputs=1, loss="hinge", epsilon=0.1, batch_size=1,
             sampling="iid", projection=False, averaging="none", suffix_fraction=0.5,
             step_offset=0, record_every=None, reference_objective=None, monitor=None,
@@ -359,7 +351,7 @@ def pegasos(X, y, lam, n_iter, *, n_outputs=1, loss="hinge", epsilon=0.1, batch_
     if step_offset == "auto":
         step_offset = auto_step_offset(X, lam, loss)
     if path == "numba":
-        data, cols, indptr = _compiled_arrays(X)
+        data, cols, indptr = compiled_arrays(X)
         y_float = np.ascontiguousarray(y, dtype=np.float64)
 
     trace = Trace()

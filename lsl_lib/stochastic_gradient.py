@@ -71,7 +71,6 @@ SIAM Review 60(2), 2018 (Sections 4 and 5.3).
 from numbers import Integral, Real
 
 import numpy as np
-import scipy.sparse as sp
 from scipy.special import expit
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, _fit_context
 from sklearn.utils._param_validation import Interval, StrOptions
@@ -80,7 +79,7 @@ from sklearn.utils.metaestimators import available_if
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from lsl_lib._core.backend import jit, resolve_backend
+from lsl_lib._core.backend import compiled_arrays, jit, resolve_backend
 from lsl_lib._core.random import check_random_state
 from lsl_lib._core.sampling import sample_indices
 from lsl_lib._core.trace import Trace, chunk_bounds
@@ -310,14 +309,6 @@ def variance_reduced_numba_chunk(data, cols, indptr, y, w, indices, method, lam,
     return pos
 
 
-def _compiled_arrays(X):
-    """``(data, cols, indptr)`` of X as the compiled loops read it."""
-    if sp.issparse(X):
-        return X.data, X.indices, X.indptr
-    empty = np.empty(0, dtype=np.int64)
-    return np.ascontiguousarray(X).ravel(), empty, empty
-
-
 # ---------------------------------------------------------------------------
 # The functional driver.
 
@@ -437,7 +428,7 @@ def stochastic_gradient(X, y, lam, n_epochs, *, method="sarah", loss="log", eta=
         t_out = rng.integers(0, m + 1, size=n_epochs) if output == "random" \
             else np.full(n_epochs, m, dtype=np.int64)
     if path == "numba":
-        data, cols, indptr = _compiled_arrays(X)
+        data, cols, indptr = compiled_arrays(X)
         y_float = np.ascontiguousarray(y, dtype=np.float64)
     state = StochasticGradientState(n_features)
     trace = Trace()

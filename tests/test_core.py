@@ -89,7 +89,8 @@ def test_trace_columns():
 def test_import_compiles_nothing_and_loads_no_numba_or_matplotlib():
     code = (
         "import sys, lsl_lib, lsl_lib.pegasos, lsl_lib.losses, lsl_lib.datasets, lsl_lib.kernels\n"
-        "import lsl_lib.kernel_pegasos\n"
+        "import lsl_lib.kernel_pegasos, lsl_lib.online_kernel, lsl_lib.stochastic_gradient\n"
+        "import lsl_lib.coordinate_descent\n"
         "print(sorted(m for m in ('numba', 'matplotlib', 'ipywidgets') if m in sys.modules))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,

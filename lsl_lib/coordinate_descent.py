@@ -1,0 +1,1095 @@
+r"""Coordinate descent: dual CD for linear SVMs, the Lasso, block CD for kernel ridge.
+
+Coordinate descent minimises exactly over one coordinate (or one block) at a time,
+keeping up to date the one vector that makes each step cheap.
+
+**Dual CD for linear SVMs** (Hsieh et al. 2008; liblinear, ``LinearSVC``). The primal
+:math:`P(w) = \frac12\|w\|^2 + C\sum_i \xi_i`, with the hinge
+:math:`\xi_i = \max(0, 1 - y_i w^\top x_i)` or its square, has the dual
+
+.. math::
+
+    \min_\alpha \tfrac12 \alpha^\top \bar Q \alpha - e^\top\alpha, \quad 0 \le \alpha_i \le U,
+    \qquad \bar Q_{ij} = y_i y_j x_i^\top x_j + D_{ij},
+
+with :math:`U = C, D = 0` (hinge) or :math:`U = \infty, D_{ii} = 1/(2C)` (squared
+hinge). Keeping :math:`w = \sum_i \alpha_i y_i x_i`, coordinate i costs O(nnz(x_i)):
+
+.. math::
+
+    G = y_i w^\top x_i - 1 + D_{ii}\alpha_i, \qquad
+    \alpha_i \leftarrow \min(\max(\alpha_i - G/\bar Q_{ii}, 0), U), \qquad
+    w \leftarrow w + (\alpha_i - \alpha_i^{old}) y_i x_i.
+
+**Lasso** (Friedman et al. 2010; scikit-learn's ``Lasso``), in scikit-learn's scaling
+:math:`P(w) = \frac{1}{2n}\|y - Xw\|^2 + \alpha\|w\|_1`. Keeping the residual
+:math:`r = y - Xw`, coordinate j is a soft-thresholding, O(n):
+
+.. math::
+
+    \rho_j = x_j^\top (r + w_j x_j), \qquad
+    w_j \leftarrow S(\rho_j, n\alpha) / \|x_j\|^2, \qquad
+    S(z, t) = \operatorname{sign}(z)\max(|z| - t, 0).
+
+**Block CD for kernel ridge** (Tu et al. 2016) solves :math:`(K + \lambda I)\alpha = y`
+block by block, keeping the residual :math:`r = y - (K + \lambda I)\alpha`:
+
+.. math::
+
+    \Delta = (K_{BB} + \lambda I)^{-1} r_B, \qquad \alpha_B \leftarrow \alpha_B + \Delta,
+    \qquad r \leftarrow r - (K_{:B} + \lambda I_{:B})\Delta.
+
+The per-coordinate loops (dual CD, Lasso) have a numpy reference and a numba fast
+path consuming the same random numbers, drawn in Python (DESIGN.md §2); the block
+method's work is BLAS and Cholesky, in numpy for both.
+
+References
+----------
+Hsieh, Chang, Lin, Keerthi, Sundararajan. A dual coordinate descent method for
+large-scale linear SVM. ICML 2008.
+
+Friedman, Hastie, Tibshirani. Regularization paths for generalized linear models
+via coordinate descent. Journal of Statistical Software 33(1), 2010.
+
+Fercoq, Gramfort, Salmon. Mind the duality gap: safer rules for the Lasso. ICML 2015.
+
+Tu, Roelofs, Venkataraman, Recht. Large scale kernel learning using block
+coordinate descent. arXiv:1602.05310, 2016.
+"""
+import warnings
+from numbers import Integral, Real
+
+import numpy as np
+import scipy.linalg
+import scipy.sparse as sp
+from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, _fit_context
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.utils import check_array
+from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import check_is_fitted, validate_data
+from threadpoolctl import ThreadpoolController
+
+from lsl_lib._core.backend import compiled_arrays, jit, resolve_backend
+from lsl_lib._core.random import check_random_state
+from lsl_lib._core.trace import Trace, chunk_bounds
+from lsl_lib._core.validation import ITERATIVE_CONSTRAINTS, check_n_classes, signed_binary_labels
+from lsl_lib.kernels import _KERNEL_CONSTRAINTS, BLOCK_ELEMENTS, check_kernel_params, kernel_matrix
+
+DUAL_CD_LOSSES = ("hinge", "squared_hinge")
+SELECTIONS = ("cyclic", "random")  # the Lasso's coordinates
+ORDERS = ("cyclic", "random")  # the kernel ridge blocks
+#: Uniforms drawn at a time (beyond an epoch's need).
+DRAW_SIZE = 2 ** 16
+
+_CD_CONSTRAINTS = {
+    "tol": [Interval(Real, 0, None, closed="left")],
+    "max_iter": [Interval(Integral, 1, None, closed="left")],
+    "fit_intercept": ["boolean"],
+    **{k: v for k, v in ITERATIVE_CONSTRAINTS.items() if k != "sampling"},
+}
+_blas_controller = None
+
+
+def _one_blas_thread():
+    """Run BLAS on one thread, as scikit-learn's KMeans does: a CD loop makes many
+    short level-1 calls in sequence, and numba's ``np.dot`` (scipy's OpenBLAS) and the
+    driver's numpy (numpy's OpenBLAS) would otherwise wake two thread pools that spin
+    against each other (2-3x slower on two cores)."""
+    global _blas_controller
+    if _blas_controller is None:  # created once: it inspects the loaded libraries
+        _blas_controller = ThreadpoolController()
+    return _blas_controller.limit(limits=1, user_api="blas")
+
+
+def _warn_not_converged(what):
+    warnings.warn(f"{what} did not converge; increase the number of epochs or tol.",
+                  ConvergenceWarning, stacklevel=3)
+
+
+# ----------------------------------------------------------------------------
+# Dual coordinate descent for linear SVMs
+# ----------------------------------------------------------------------------
+
+def dual_cd_numpy_epochs(X, bias, y, QD, upper, diag, alpha, w, index, active, pg_max_old,
+                         pg_min_old, uniforms, pos, n_epochs, tol, shrinking):
+    """Up to ``n_epochs`` epochs of dual CD (Hsieh et al., Algorithm 3): the reference.
+
+    ``X`` is (n, d), dense or CSR; ``bias`` the value B of a constant feature whose
+    weight is ``w[d]``; ``QD`` holds :math:`\\bar Q_{ii} = \\|x_i\\|^2 + B^2 + D_{ii}`;
+    ``upper``, ``diag`` are U and :math:`D_{ii}`. ``alpha``, ``w`` and ``index`` (a
+    permutation whose first ``active`` entries are the active set) are updated in
+    place. ``pg_max_old``, ``pg_min_old`` are the shrinking thresholds :math:`\\bar M,
+    \\bar m`. Each epoch shuffles the active set by Fisher-Yates, as liblinear does,
+    with ``active`` numbers of the stream ``uniforms`` from ``pos`` on. It stops early
+    when :math:`\\max PG - \\min PG \\le` ``tol`` over all n coordinates, or when the
+    stream runs short.
+
+    Returns
+    -------
+    epochs, visits, converged, active, pg_max_old, pg_min_old, pos
+        Epochs run, coordinates visited, whether converged, and the new state.
+    """
+    n, d = X.shape
+    w_x = w[:d]
+    epochs = visits = 0
+    converged = False
+    while epochs < n_epochs and pos + active <= len(uniforms):
+        for s in range(active):  # a new random order of the active set
+            k = min(s + int(uniforms[pos + s] * (active - s)), active - 1)
+            index[s], index[k] = index[k], index[s]
+        pos += active
+        pg_max_new, pg_min_new = -np.inf, np.inf
+        s = 0
+        while s < active:
+            i = index[s]
+            if sp.issparse(X):
+                row = slice(X.indptr[i], X.indptr[i + 1])
+                cols, x_i = X.indices[row], X.data[row]
+            else:
+                cols, x_i = slice(None), X[i]
+            visits += 1
+            G = y[i] * (x_i @ w_x[cols] + bias * w[d]) - 1.0 + diag * alpha[i]
+            if alpha[i] == 0.0:
+                if shrinking and G > pg_max_old:  # at its bound and likely to stay: shrink
+                    active -= 1
+                    index[s], index[active] = index[active], index[s]
+                    continue
+                pg = min(G, 0.0)  # the projected gradient
+            elif alpha[i] == upper:
+                if shrinking and G < pg_min_old:
+                    active -= 1
+                    index[s], index[active] = index[active], index[s]
+                    continue
+                pg = max(G, 0.0)
+            else:
+                pg = G
+            pg_max_new, pg_min_new = max(pg_max_new, pg), min(pg_min_new, pg)
+            if abs(pg) > 1e-12:
+                old = alpha[i]
+                # QD = 0: x_i = 0 (hinge, no intercept), so G = -1 and the minimum is at U
+                alpha[i] = min(max(old - G / QD[i], 0.0), upper) if QD[i] > 0.0 else upper
+                step = (alpha[i] - old) * y[i]
+                w_x[cols] += step * x_i
+                w[d] += step * bias
+            s += 1
+        epochs += 1
+        if pg_max_new - pg_min_new <= tol:
+            if active == n:
+                converged = True
+                break
+            active, pg_max_old, pg_min_old = n, np.inf, -np.inf  # unshrink, check them all
+            continue
+        pg_max_old = pg_max_new if pg_max_new > 0.0 else np.inf
+        pg_min_old = pg_min_new if pg_min_new < 0.0 else -np.inf
+    return epochs, visits, converged, active, pg_max_old, pg_min_old, pos
+
+
+@jit
+def dual_cd_numba_epochs(data, cols, indptr, bias, y, QD, upper, diag, alpha, w, index, active,
+                         pg_max_old, pg_min_old, uniforms, pos, n_epochs, tol, shrinking):
+    """The same epochs as :func:`dual_cd_numpy_epochs`, compiled.
+
+    X comes as ``(data, cols, indptr)`` as in :func:`lsl_lib.pegasos.pegasos_numba_chunk`
+    (dense: ``data = X.ravel()``, empty ``cols`` and ``indptr``), the index arrays
+    viewed as unsigned so that numba skips its negative-index test (15% of an epoch).
+    """
+    n = y.shape[0]
+    d = w.shape[0] - 1
+    dense = indptr.shape[0] == 0
+    epochs = 0
+    visits = 0
+    converged = False
+    while epochs < n_epochs and pos + active <= uniforms.shape[0]:
+        for s in range(active):
+            k = min(s + int(uniforms[pos + s] * (active - s)), active - 1)
+            index[s], index[k] = index[k], index[s]
+        pos += active
+        pg_max_new = -np.inf
+        pg_min_new = np.inf
+        s = 0
+        while s < active:
+            i = index[s]
+            acc = 0.0
+            if dense:
+                for j in range(d):
+                    acc += data[i * d + j] * w[j]
+            else:
+                for p in range(indptr[i], indptr[i + 1]):
+                    acc += data[p] * w[cols[p]]
+            visits += 1
+            G = y[i] * (acc + bias * w[d]) - 1.0 + diag * alpha[i]
+            if (alpha[i] == 0.0 and shrinking and G > pg_max_old) or \
+                    (alpha[i] == upper and shrinking and G < pg_min_old):
+                active -= 1
+                index[s], index[active] = index[active], index[s]
+                continue
+            pg = min(G, 0.0) if alpha[i] == 0.0 else (max(G, 0.0) if alpha[i] == upper else G)
+            pg_max_new = max(pg_max_new, pg)
+            pg_min_new = min(pg_min_new, pg)
+            if abs(pg) > 1e-12:
+                old = alpha[i]
+                alpha[i] = min(max(old - G / QD[i], 0.0), upper) if QD[i] > 0.0 else upper
+                step = (alpha[i] - old) * y[i]
+                if dense:
+                    for j in range(d):
+                        w[j] += step * data[i * d + j]
+                else:
+                    for p in range(indptr[i], indptr[i + 1]):
+                        w[cols[p]] += step * data[p]
+                w[d] += step * bias
+            s += 1
+        epochs += 1
+        if pg_max_new - pg_min_new <= tol:
+            if active == n:
+                converged = True
+                break
+            active, pg_max_old, pg_min_old = n, np.inf, -np.inf
+            continue
+        pg_max_old = pg_max_new if pg_max_new > 0.0 else np.inf
+        pg_min_old = pg_min_new if pg_min_new < 0.0 else -np.inf
+    return epochs, visits, converged, active, pg_max_old, pg_min_old, pos
+
+
+def svm_objectives(X, y, w, alpha, C, loss="hinge", bias=0.0):
+    r"""Primal and dual objectives in liblinear's scaling (their difference: the duality gap).
+
+    .. math::
+
+        P(w) = \tfrac12\|w\|^2 + C\sum_i \xi_i, \qquad
+        D(\alpha) = e^\top\alpha - \tfrac12\|w\|^2 - \tfrac12\alpha^\top D\alpha,
+
+    with :math:`w = \sum_i \alpha_i y_i (x_i, B)` (``w[d]`` weighs the constant feature
+    ``bias``); :math:`P(w) \ge P^* = D^* \ge D(\alpha)` for every feasible α.
+    """
+    d = X.shape[1]
+    xi = np.maximum(0.0, 1.0 - y * (np.asarray(X @ w[:d]).ravel() + bias * w[d]))
+    half_ww = 0.5 * float(w @ w)
+    if loss == "hinge":
+        return half_ww + C * xi.sum(), alpha.sum() - half_ww
+    return half_ww + C * (xi @ xi), alpha.sum() - half_ww - (alpha @ alpha) / (4.0 * C)
+
+
+def dual_cd(X, y, C, *, loss="hinge", tol=1e-4, max_iter=1000, shrinking=True, bias=0.0,
+            record_every=None, backend="auto", random_state=None):
+    r"""Dual coordinate descent for the linear SVM on prepared arrays.
+
+    The functional core of :class:`DualCDClassifier` (labels already in {-1, +1}).
+
+    Parameters
+    ----------
+    X : ndarray or CSR matrix of shape (n, d), float64
+    y : ndarray of shape (n,), in {-1, +1}
+    C : float > 0
+    loss : {'hinge', 'squared_hinge'}, default='hinge'
+    tol : float, default=1e-4
+        Stop when the projected gradients of an epoch over all n coordinates span at
+        most tol (liblinear's test).
+    max_iter : int, default=1000
+        Maximum number of epochs.
+    shrinking : bool, default=True
+        Drop from the active set the :math:`\alpha_i` at a bound whose gradient lies
+        beyond the previous epoch's extreme projected gradients; check them all again
+        before stopping.
+    bias : float, default=0
+        Value B of a constant feature whose (regularised) weight is the intercept.
+    record_every : int or None, default=None
+        Record the trace every that many epochs (and at the start and the end).
+    backend : {'auto', 'numba', 'numpy'}, default='auto'
+    random_state : None, int or numpy.random.Generator, default=None
+        Seeds the permutations, drawn from one stream of uniforms: the same for both
+        backends and any ``record_every``.
+
+    Returns
+    -------
+    w : ndarray of shape (d + 1,)
+        ``w[d]`` is the weight of the constant feature.
+    alpha : ndarray of shape (n,)
+    n_iter : int
+        Epochs run.
+    history : dict of ndarray
+        ``iteration`` (coordinates visited), ``epoch``, ``seconds``, ``objective``
+        (primal), ``dual_objective``, ``duality_gap``, ``n_active``.
+    """
+    if loss not in DUAL_CD_LOSSES:
+        raise ValueError(f"loss must be one of {DUAL_CD_LOSSES}, got {loss!r}.")
+    if not C > 0:
+        raise ValueError(f"C must be > 0, got {C}.")
+    if not (tol >= 0 and max_iter >= 1):
+        raise ValueError(f"tol must be >= 0 and max_iter >= 1, got {tol} and {max_iter}.")
+    path = resolve_backend(backend)
+    rng = check_random_state(random_state)
+    n, d = X.shape
+    upper, diag = (float(C), 0.0) if loss == "hinge" else (np.inf, 0.5 / C)
+    if sp.issparse(X):
+        rows = np.repeat(np.arange(n), np.diff(X.indptr))
+        QD = np.bincount(rows, weights=X.data * X.data, minlength=n)
+    else:
+        QD = np.einsum("ij,ij->i", X, X)
+    QD += bias * bias + diag
+    y = np.ascontiguousarray(y, dtype=np.float64)
+    alpha, w, index = np.zeros(n), np.zeros(d + 1), np.arange(n, dtype=np.int64)
+    active, pg_max, pg_min = n, np.inf, -np.inf
+    uniforms, pos = rng.random(n + DRAW_SIZE), 0
+    epochs = visits = 0
+    converged = False
+    if path == "numba":
+        data, cols, indptr = compiled_arrays(X)
+        cols, indptr = (a.view(np.uint64 if a.itemsize == 8 else np.uint32) for a in (cols, indptr))
+    trace = Trace()
+
+    def record():
+        primal, dual = svm_objectives(X, y, w, alpha, C, loss, bias)
+        trace.record(iteration=visits, epoch=epochs, seconds=trace.seconds, objective=primal,
+                     dual_objective=dual, duality_gap=primal - dual, n_active=active)
+
+    if record_every is not None:
+        record()
+    for _, stop in chunk_bounds(max_iter, record_every):
+        while epochs < stop and not converged:
+            if len(uniforms) - pos < active:  # keep the unused uniforms, draw the next ones
+                left = len(uniforms) - pos
+                uniforms[:left] = uniforms[pos:]
+                rng.random(out=uniforms[left:])
+                pos = 0
+            args = (bias, y, QD, upper, diag, alpha, w, index, active, pg_max, pg_min, uniforms,
+                    pos, stop - epochs, float(tol), bool(shrinking))
+            trace.start()
+            if path == "numba":
+                out = dual_cd_numba_epochs(data, cols, indptr, *args)
+            else:
+                out = dual_cd_numpy_epochs(X, *args)
+            trace.stop()
+            done, n_visits, converged, active, pg_max, pg_min, pos = out
+            epochs, visits = epochs + done, visits + n_visits
+        if record_every is not None:
+            record()
+        if converged:
+            break
+    if not converged:
+        _warn_not_converged(f"Dual coordinate descent (max_iter={max_iter})")
+    return w, alpha, epochs, trace.history()
+
+
+class DualCDClassifier(ClassifierMixin, BaseEstimator):
+    r"""Binary linear SVM trained by dual coordinate descent (liblinear's solver).
+
+    Minimises :math:`\frac12\|w\|^2 + C\sum_i \xi_i` (hinge or squared hinge) by exact
+    coordinate steps on the dual (see :mod:`lsl_lib.coordinate_descent`), visiting the
+    coordinates in a new random order every epoch, with optional shrinking.
+
+    Parameters
+    ----------
+    C : float, default=1.0
+        Weight of the losses; :math:`C = 1/(\lambda n)` in Pegasos' scaling.
+    loss : {'hinge', 'squared_hinge'}, default='hinge'
+        Hinge: :math:`U = C, D = 0`; squared hinge: :math:`U = \infty, D_{ii} = 1/(2C)`.
+    tol : float, default=1e-4
+        Stop when the projected gradients of an epoch span at most tol.
+    max_iter : int, default=1000
+        Maximum number of epochs (as ``LinearSVC``'s ``max_iter``).
+    shrinking : bool, default=True
+        Shrink the active set (Hsieh et al. 2008, Algorithm 3).
+    fit_intercept : bool, default=True
+        Learn an intercept as the weight of a constant feature 1, regularised like the
+        others (as liblinear and ``LinearSVC`` with ``intercept_scaling=1``).
+    record_every : int or None, default=None
+        Record ``history_`` every that many epochs; ``None`` records nothing.
+    backend : {'auto', 'numba', 'numpy'}, default='auto'
+    random_state : None, int or numpy.random.Generator, default=None
+        Seeds the permutations; the same seed gives the same iterates on both backends.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (2,)
+    coef_ : ndarray of shape (1, n_features)
+    intercept_ : ndarray of shape (1,)
+    alpha_ : ndarray of shape (n_samples,)
+        The dual variables :math:`\alpha_i \in [0, U]`; support vectors have
+        :math:`\alpha_i > 0`.
+    n_iter_ : int
+        Epochs run.
+    duality_gap_ : float
+        :math:`P(w) - D(\alpha)`, an upper bound on :math:`P(w) - P^*`.
+    history_ : dict of ndarray
+        See :func:`dual_cd`.
+    n_features_in_ : int
+
+    See Also
+    --------
+    sklearn.svm.LinearSVC : liblinear, the same solver (``dual=True``).
+    lsl_lib.pegasos.PegasosClassifier : stochastic subgradient on the same primal.
+
+    References
+    ----------
+    Hsieh, Chang, Lin, Keerthi, Sundararajan. A dual coordinate descent method for
+    large-scale linear SVM. ICML 2008.
+
+    Examples
+    --------
+    >>> from lsl_lib.datasets import two_gaussian_blobs
+    >>> from lsl_lib.coordinate_descent import DualCDClassifier
+    >>> X, y = two_gaussian_blobs(500, random_state=0)
+    >>> clf = DualCDClassifier(C=1.0, random_state=0).fit(X, y)
+    >>> round(clf.score(X, y), 2), bool(clf.duality_gap_ < 1e-2)
+    (0.96, True)
+    """
+
+    _parameter_constraints = {
+        "C": [Interval(Real, 0, None, closed="neither")],
+        "loss": [StrOptions(set(DUAL_CD_LOSSES))],
+        "shrinking": ["boolean"],
+        **_CD_CONSTRAINTS,
+    }
+
+    def __init__(self, C=1.0, loss="hinge", tol=1e-4, max_iter=1000, shrinking=True,
+                 fit_intercept=True, record_every=None, backend="auto", random_state=None):
+        self.C = C
+        self.loss = loss
+        self.tol = tol
+        self.max_iter = max_iter
+        self.shrinking = shrinking
+        self.fit_intercept = fit_intercept
+        self.record_every = record_every
+        self.backend = backend
+        self.random_state = random_state
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y):
+        X, y = validate_data(self, X, y, accept_sparse="csr", dtype=np.float64, order="C")
+        if sp.issparse(X) and not X.has_canonical_format:  # duplicate entries: sum them
+            X = X.copy()
+            X.sum_duplicates()
+        check_classification_targets(y)
+        self.classes_ = np.unique(y)
+        check_n_classes(self.classes_, self.loss, ())
+        if len(self.classes_) != 2:
+            raise ValueError(f"Only binary classification is supported: DualCDClassifier got "
+                             f"y with {len(self.classes_)} classes.")
+        y = signed_binary_labels(y, self.classes_)
+        bias = 1.0 if self.fit_intercept else 0.0
+        w, self.alpha_, self.n_iter_, self.history_ = dual_cd(
+            X, y, self.C, loss=self.loss, tol=self.tol, max_iter=self.max_iter,
+            shrinking=self.shrinking, bias=bias, record_every=self.record_every,
+            backend=self.backend, random_state=self.random_state)
+        self.coef_, self.intercept_ = w[None, :-1], np.array([bias * w[-1]])
+        primal, dual = svm_objectives(X, y, w, self.alpha_, self.C, self.loss, bias)
+        self.duality_gap_ = primal - dual
+        return self
+
+    def decision_function(self, X):
+        """Scores :math:`w^\\top x + b` of ``classes_[1]``, shape (n,)."""
+        check_is_fitted(self)
+        X = validate_data(self, X, accept_sparse="csr", dtype=np.float64, reset=False)
+        return np.asarray(X @ self.coef_[0]).ravel() + self.intercept_[0]
+
+    def predict(self, X):
+        scores = self.decision_function(X)
+        return self.classes_[(scores > 0).astype(int)]
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True
+        tags.classifier_tags.multi_class = False
+        return tags
+
+
+# ----------------------------------------------------------------------------
+# Lasso
+# ----------------------------------------------------------------------------
+
+def lasso_numpy_epochs(Xt, w, R, norm2, n_alpha, active, uniforms, n_epochs, tol):
+    """Up to ``n_epochs`` epochs of Lasso CD: the readable numpy reference.
+
+    ``Xt`` is :math:`X^\\top`, C-ordered (row j is the column :math:`x_j`); ``w`` and the
+    residual ``R`` = y - Xw are updated in place; ``norm2`` holds :math:`\\|x_j\\|^2` and
+    ``n_alpha`` is :math:`n\\alpha`. ``active`` lists the coordinates not screened out
+    (with :math:`x_j \\ne 0`), increasing. ``uniforms`` is empty for the cyclic order
+    (``active`` in turn); else epoch e visits ``active[floor(m u)]`` for the first
+    ``m = len(active)`` uniforms u of row e: m draws with replacement, as scikit-learn.
+
+    Returns
+    -------
+    epochs : int
+    check_gap : bool
+        True after an epoch whose largest change :math:`\\max_j |\\Delta w_j|` is at
+        most ``tol`` :math:`\\max_j |w_j|`: time to compute the duality gap.
+    """
+    m = len(active)
+    for e in range(n_epochs):
+        coordinates = active if len(uniforms) == 0 else \
+            active[np.minimum((uniforms[e, :m] * m).astype(np.int64), m - 1)]
+        w_max = dw_max = 0.0
+        for j in coordinates:
+            w_j = w[j]
+            rho = Xt[j] @ R + w_j * norm2[j]  # x_j . (r + w_j x_j), the partial residual
+            w[j] = np.sign(rho) * max(abs(rho) - n_alpha, 0.0) / norm2[j]
+            if w[j] != w_j:
+                R -= (w[j] - w_j) * Xt[j]
+            dw_max = max(dw_max, abs(w[j] - w_j))
+            w_max = max(w_max, abs(w[j]))
+        if w_max == 0.0 or dw_max <= tol * w_max:
+            return e + 1, True
+    return n_epochs, False
+
+
+@jit
+def lasso_numba_epochs(Xt, w, R, norm2, n_alpha, active, uniforms, n_epochs, tol):
+    """The same epochs as :func:`lasso_numpy_epochs`, compiled (``np.dot`` is BLAS's)."""
+    n = Xt.shape[1]
+    m = active.shape[0]
+    cyclic = uniforms.shape[0] == 0
+    for e in range(n_epochs):
+        w_max = 0.0
+        dw_max = 0.0
+        for f in range(m):
+            j = active[f] if cyclic else active[min(int(uniforms[e, f] * m), m - 1)]
+            w_j = w[j]
+            x_j = Xt[j]
+            rho = np.dot(x_j, R) + w_j * norm2[j]
+            if rho > n_alpha:  # the soft-thresholding, written out
+                w[j] = (rho - n_alpha) / norm2[j]
+            elif rho < -n_alpha:
+                w[j] = (rho + n_alpha) / norm2[j]
+            else:
+                w[j] = 0.0
+            if w[j] != w_j:
+                delta = w[j] - w_j
+                for i in range(n):
+                    R[i] -= delta * x_j[i]
+            dw_max = max(dw_max, abs(w[j] - w_j))
+            w_max = max(w_max, abs(w[j]))
+        if w_max == 0.0 or dw_max <= tol * w_max:
+            return e + 1, True
+    return n_epochs, False
+
+
+def lasso_duality_gap(X, y, w, alpha, R=None):
+    r"""Duality gap of the Lasso (scikit-learn's scaling) and the primal objective.
+
+    With :math:`r = y - Xw` and the dual point :math:`\theta = s\,r/n`,
+    :math:`s = \min(1, n\alpha/\|X^\top r\|_\infty)` (feasible:
+    :math:`\|X^\top\theta\|_\infty \le \alpha`),
+
+    .. math::
+
+        P(w) = \frac{\|r\|^2}{2n} + \alpha\|w\|_1, \qquad
+        D(\theta) = \frac{s\, r^\top y}{n} - \frac{s^2\|r\|^2}{2n}, \qquad
+        P(w) - P^* \le P(w) - D(\theta).
+
+    With ``alpha = 0`` (least squares: no such dual point) the gap is replaced by the
+    squared gradient :math:`\|X^\top r/n\|^2`, as in scikit-learn.
+
+    Returns
+    -------
+    gap, primal : float
+    """
+    R = y - X @ w if R is None else R
+    return _lasso_gap(X.T @ R, R, y, w, alpha)
+
+
+def _lasso_gap(XtR, R, y, w, alpha):
+    n = len(R)
+    rr = float(R @ R)
+    primal = rr / (2 * n) + alpha * np.abs(w).sum()
+    if alpha == 0:
+        return float(XtR @ XtR) / n ** 2, primal
+    s = min(1.0, n * alpha / max(np.abs(XtR).max(), 1e-300))
+    return primal - (s * float(R @ y) / n - s * s * rr / (2 * n)), primal
+
+
+def gap_safe_screen(XtR, norm2, gap, alpha, n):
+    r"""Gap safe rule (Fercoq et al. 2015): the features that may be non-zero at the optimum.
+
+    With :math:`\hat\theta = r/\max(n\alpha, \|X^\top r\|_\infty)`, the dual optimum lies
+    within :math:`\sqrt{2n\,\text{gap}}/(n\alpha)` of :math:`\hat\theta`, so
+    :math:`w^*_j = 0` whenever
+    :math:`|x_j^\top\hat\theta| + \|x_j\|\sqrt{2n\,\text{gap}}/(n\alpha) < 1`.
+    ``XtR`` is :math:`X^\top r`; returns a boolean mask over the features.
+    """
+    abs_corr = np.abs(XtR)
+    theta_corr = abs_corr / max(n * alpha, abs_corr.max())
+    return (norm2 > 0) & (theta_corr + np.sqrt(norm2) * np.sqrt(2.0 * n * gap) / (n * alpha) >= 1)
+
+
+def lasso_cd(X, y, alpha, *, coef_init=None, tol=1e-4, max_iter=1000, selection="cyclic",
+             screening=True, record_every=None, backend="auto", random_state=None):
+    r"""Coordinate descent for the Lasso on prepared (already centred) arrays.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n, d), float64
+        Fortran order saves a copy (the loops read :math:`X^\top` C-ordered).
+    y : ndarray of shape (n,)
+    alpha : float >= 0
+    coef_init : ndarray of shape (d,), default=None
+        Warm start; zeros when None.
+    tol : float, default=1e-4
+        Stop when the duality gap is at most :math:`\text{tol}\,\|y\|^2/n`, checked as
+        in scikit-learn: after an epoch whose largest coefficient change is at most
+        tol times the largest coefficient, and after the last epoch.
+    max_iter : int, default=1000
+        Maximum number of epochs.
+    selection : {'cyclic', 'random'}, default='cyclic'
+        The active coordinates in increasing order, or as many uniform draws.
+    screening : bool, default=True
+        At each gap check, drop for good the features :func:`gap_safe_screen` proves
+        zero (as scikit-learn does).
+    record_every : int or None, default=None
+        Record the trace every that many epochs.
+    backend : {'auto', 'numba', 'numpy'}, default='auto'
+    random_state : None, int or numpy.random.Generator, default=None
+
+    Returns
+    -------
+    w : ndarray of shape (d,)
+    gap : float
+        The last duality gap computed.
+    n_iter : int
+        Epochs run.
+    history : dict of ndarray
+        ``epoch``, ``seconds``, ``objective``, ``duality_gap``, ``n_active`` (features
+        not screened out).
+    """
+    if selection not in SELECTIONS:
+        raise ValueError(f"selection must be one of {SELECTIONS}, got {selection!r}.")
+    if not alpha >= 0:
+        raise ValueError(f"alpha must be >= 0, got {alpha}.")
+    if not (tol >= 0 and max_iter >= 1):
+        raise ValueError(f"tol must be >= 0 and max_iter >= 1, got {tol} and {max_iter}.")
+    chunk = lasso_numba_epochs if resolve_backend(backend) == "numba" else lasso_numpy_epochs
+    rng = check_random_state(random_state)
+    n, d = X.shape
+    Xt = np.ascontiguousarray(X.T, dtype=np.float64)
+    y = np.ascontiguousarray(y, dtype=np.float64)
+    w = np.zeros(d) if coef_init is None else np.array(coef_init, dtype=np.float64)
+    R = y - Xt.T @ w
+    norm2 = np.einsum("ij,ij->i", Xt, Xt)
+    keep = norm2 > 0
+    w[~keep] = 0.0
+    gap_tol = tol * float(y @ y) / n
+    uniforms, row, epochs = np.empty((0, d)), 0, 0
+    trace = Trace()
+
+    def check_gap():
+        """The duality gap; while it is too large, screen features out (w_j = 0)."""
+        XtR = Xt @ R
+        gap = _lasso_gap(XtR, R, y, w, alpha)[0]
+        if gap > gap_tol and screening and alpha > 0:
+            out = np.flatnonzero(keep & ~gap_safe_screen(XtR, norm2, gap, alpha, n))
+            if out.size:
+                R[:] += w[out] @ Xt[out]
+                w[out] = 0.0
+                keep[out] = False
+        return gap
+
+    def record():
+        gap, primal = lasso_duality_gap(Xt.T, y, w, alpha, R)
+        trace.record(epoch=epochs, seconds=trace.seconds, objective=primal, duality_gap=gap,
+                     n_active=int(keep.sum()))
+
+    if record_every is not None:
+        record()
+    with _one_blas_thread():
+        trace.start()
+        gap = check_gap()
+        trace.stop()
+        converged = gap <= gap_tol
+        for _, stop in chunk_bounds(max_iter, record_every):
+            while epochs < stop and not converged:
+                if selection == "random" and row == len(uniforms):
+                    uniforms, row = rng.random((max(1, DRAW_SIZE // d), d)), 0
+                todo = stop - epochs if selection == "cyclic" else \
+                    min(stop - epochs, len(uniforms) - row)
+                trace.start()
+                done, gap_asked = chunk(Xt, w, R, norm2, float(n * alpha), np.flatnonzero(keep),
+                                        uniforms[row:row + todo], todo, float(tol))
+                epochs, row = epochs + done, row + done
+                if gap_asked or epochs == max_iter:
+                    gap = check_gap()
+                    converged = gap <= gap_tol
+                trace.stop()
+            if record_every is not None:
+                record()
+            if converged:
+                break
+    if not converged:
+        _warn_not_converged(f"Lasso CD (max_iter={max_iter}, gap {gap:.2e} > {gap_tol:.2e})")
+    return w, gap, epochs, trace.history()
+
+
+def lasso_path(X, y, alphas=None, n_alphas=100, eps=1e-3, *, tol=1e-4, max_iter=1000,
+               selection="cyclic", screening=True, backend="auto", random_state=None):
+    r"""The Lasso's regularisation path by coordinate descent with warm starts.
+
+    Solves for each α of a decreasing grid starting from the previous solution. The
+    default grid is log-spaced from :math:`\alpha_{max} = \|X^\top y\|_\infty/n`, the
+    smallest α with solution w = 0, down to ``eps`` :math:`\alpha_{max}`. X and y are
+    used as given (centre them for a model with an intercept).
+
+    Parameters
+    ----------
+    X : array-like of shape (n, d)
+    y : array-like of shape (n,)
+    alphas : array-like or None, default=None
+        The grid (solved in decreasing order); ``None`` builds the default one.
+    n_alphas : int, default=100
+    eps : float, default=1e-3
+        :math:`\alpha_{min}/\alpha_{max}`.
+    tol, max_iter, selection, screening, backend, random_state
+        As in :func:`lasso_cd`.
+
+    Returns
+    -------
+    alphas : ndarray of shape (n_alphas,)
+    coefs : ndarray of shape (d, n_alphas)
+    dual_gaps : ndarray of shape (n_alphas,)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from lsl_lib.coordinate_descent import lasso_path
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(50, 5)); y = X @ [2.0, 0, 0, -1.0, 0]
+    >>> alphas, coefs, gaps = lasso_path(X, y, n_alphas=5)
+    >>> np.count_nonzero(coefs, axis=0)
+    array([0, 2, 2, 2, 2])
+    """
+    X = check_array(X, dtype=np.float64, order="F", input_name="X")
+    y = check_array(y, dtype=np.float64, ensure_2d=False, input_name="y")
+    if y.ndim != 1 or len(y) != len(X):
+        raise ValueError(f"y must be 1-D with as many entries as X has rows, got shape {y.shape}.")
+    if alphas is None:
+        if not (isinstance(n_alphas, Integral) and n_alphas >= 1 and eps > 0):
+            raise ValueError(f"n_alphas must be an int >= 1 and eps > 0, got {n_alphas}, {eps}.")
+        alpha_max = np.abs(X.T @ y).max() / len(X)
+        if alpha_max <= np.finfo(float).resolution:  # y orthogonal to every column
+            alphas = np.full(n_alphas, np.finfo(float).resolution)
+        else:
+            alphas = np.geomspace(alpha_max, alpha_max * eps, n_alphas)
+    alphas = np.sort(np.asarray(alphas, dtype=np.float64))[::-1]
+    rng = check_random_state(random_state)
+    coefs, gaps = np.zeros((X.shape[1], len(alphas))), np.zeros(len(alphas))
+    w = None
+    for k, alpha in enumerate(alphas):
+        w, gaps[k], _, _ = lasso_cd(X, y, alpha, coef_init=w, tol=tol, max_iter=max_iter,
+                                    selection=selection, screening=screening, backend=backend,
+                                    random_state=rng)
+        coefs[:, k] = w
+    return alphas, coefs, gaps
+
+
+class LassoCD(RegressorMixin, BaseEstimator):
+    r"""Lasso by coordinate descent: :math:`\min_w \frac{1}{2n}\|y - Xw\|^2 + \alpha\|w\|_1`.
+
+    Each step soft-thresholds one coefficient against the residual, which is kept up
+    to date (O(n) a step); the test is the duality gap, as in scikit-learn's ``Lasso``.
+
+    Parameters
+    ----------
+    alpha : float, default=1.0
+        Weight of the :math:`\ell_1` penalty (scikit-learn's scaling).
+    fit_intercept : bool, default=True
+        Centre X and y first; the intercept :math:`\bar y - \bar x^\top w` is not penalised.
+    max_iter : int, default=1000
+        Maximum number of epochs.
+    tol : float, default=1e-4
+        Stop when the duality gap is at most :math:`\text{tol}\,\|y\|^2/n`.
+    selection : {'cyclic', 'random'}, default='cyclic'
+        Coordinates in increasing order, or drawn uniformly with replacement.
+    screening : bool, default=True
+        Drop the features that gap safe rules prove zero (:func:`gap_safe_screen`).
+    record_every : int or None, default=None
+        Record ``history_`` every that many epochs.
+    backend : {'auto', 'numba', 'numpy'}, default='auto'
+    random_state : None, int or numpy.random.Generator, default=None
+        Seeds ``selection='random'``.
+
+    Attributes
+    ----------
+    coef_ : ndarray of shape (n_features,)
+    intercept_ : float
+    n_iter_ : int
+        Epochs run.
+    dual_gap_ : float
+        The final duality gap.
+    history_ : dict of ndarray
+        See :func:`lasso_cd`.
+    n_features_in_ : int
+
+    See Also
+    --------
+    sklearn.linear_model.Lasso : the same problem, solver, stopping rule and screening.
+    lasso_path : the regularisation path with warm starts.
+
+    References
+    ----------
+    Friedman, Hastie, Tibshirani. Regularization paths for generalized linear models
+    via coordinate descent. Journal of Statistical Software 33(1), 2010.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from lsl_lib.coordinate_descent import LassoCD
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(200, 5)); y = X @ [2.0, 0, 0, -1.0, 0] + 3.0
+    >>> model = LassoCD(alpha=0.1).fit(X, y)
+    >>> np.round(model.coef_, 1), round(model.intercept_, 1)
+    (array([ 1.9,  0. ,  0. , -0.9,  0. ]), 3.0)
+    """
+
+    _parameter_constraints = {
+        "alpha": [Interval(Real, 0, None, closed="left")],
+        "selection": [StrOptions(set(SELECTIONS))],
+        "screening": ["boolean"],
+        **_CD_CONSTRAINTS,
+    }
+
+    def __init__(self, alpha=1.0, fit_intercept=True, max_iter=1000, tol=1e-4,
+                 selection="cyclic", screening=True, record_every=None, backend="auto",
+                 random_state=None):
+        self.alpha = alpha
+        self.fit_intercept = fit_intercept
+        self.max_iter = max_iter
+        self.tol = tol
+        self.selection = selection
+        self.screening = screening
+        self.record_every = record_every
+        self.backend = backend
+        self.random_state = random_state
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y):
+        X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=True)
+        if self.fit_intercept:
+            X_offset, y_offset = X.mean(axis=0), y.mean()
+            X, y = np.subtract(X, X_offset, order="F"), y - y_offset
+        else:
+            X_offset, y_offset = np.zeros(X.shape[1]), 0.0
+        self.coef_, self.dual_gap_, self.n_iter_, self.history_ = lasso_cd(
+            X, y, self.alpha, tol=self.tol, max_iter=self.max_iter, selection=self.selection,
+            screening=self.screening, record_every=self.record_every, backend=self.backend,
+            random_state=self.random_state)
+        self.intercept_ = float(y_offset - X_offset @ self.coef_)
+        return self
+
+    def predict(self, X):
+        check_is_fitted(self)
+        X = validate_data(self, X, dtype=np.float64, reset=False)
+        return X @ self.coef_ + self.intercept_
+
+
+# ----------------------------------------------------------------------------
+# Block coordinate descent for kernel ridge regression
+# ----------------------------------------------------------------------------
+
+def block_cd_kernel_ridge(X, y, lam, *, kernel="gaussian", gamma=None, degree=3, coef0=1.0,
+                          block_size=512, order="random", n_epochs=100, tol=1e-6,
+                          record_every=None, random_state=None):
+    r"""Solve :math:`(K + \lambda I)\alpha = y` by block coordinate descent.
+
+    Each epoch splits the n coordinates into blocks of ``block_size`` (those of a new
+    random permutation, or fixed consecutive ones) and for each block B sets
+    :math:`\Delta = (K_{BB} + \lambda I)^{-1} r_B` by Cholesky,
+    :math:`\alpha_B \mathrel{+}= \Delta` and :math:`r \mathrel{-}= K_{:B}\Delta + \lambda
+    \Delta_B`: the exact minimum of :math:`\frac12\alpha^\top(K + \lambda I)\alpha -
+    y^\top\alpha` over the block (Gauss-Seidel by blocks).
+
+    Memory is O(n b): the columns :math:`K_{:B}` are computed block by block with
+    :func:`~lsl_lib.kernels.kernel_matrix` (so an epoch computes K once, in pieces:
+    O(n² d) time), and the cyclic order keeps the n/b Cholesky factors of its fixed
+    blocks. Only when :math:`n^2 \le` ``lsl_lib.kernels.BLOCK_ELEMENTS`` (n ≤ 2048, 32 MB)
+    is the whole K formed, once.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n, d), float64
+    y : ndarray of shape (n,) or (n, k)
+    lam : float > 0
+        :math:`\lambda`, as in :class:`lsl_lib.kernels.KernelRidge`.
+    kernel, gamma, degree, coef0
+        As in :func:`lsl_lib.kernels.kernel_matrix`.
+    block_size : int >= 1, default=512
+    order : {'random', 'cyclic'}, default='random'
+        Fixed blocks can converge far more slowly than random ones.
+    n_epochs : int, default=100
+        Maximum number of epochs.
+    tol : float, default=1e-6
+        Stop after the epoch where :math:`\|r\|/\|y\| \le` tol.
+    record_every : int or None, default=None
+        Record the trace every that many epochs.
+    random_state : None, int or numpy.random.Generator, default=None
+
+    Returns
+    -------
+    alpha : ndarray shaped like y
+    n_iter : int
+        Epochs run.
+    history : dict of ndarray
+        ``epoch``, ``seconds``, ``objective`` (:math:`\frac12\alpha^\top(K+\lambda I)\alpha -
+        y^\top\alpha = -\frac12\alpha^\top(y + r)`), ``relative_residual``.
+    """
+    if order not in ORDERS:
+        raise ValueError(f"order must be one of {ORDERS}, got {order!r}.")
+    if not lam > 0:
+        raise ValueError(f"lam must be > 0, got {lam}.")
+    if not (isinstance(block_size, Integral) and block_size >= 1):
+        raise ValueError(f"block_size must be an int >= 1, got {block_size!r}.")
+    if not (n_epochs >= 1 and tol >= 0):
+        raise ValueError(f"n_epochs must be >= 1 and tol >= 0, got {n_epochs} and {tol}.")
+    check_kernel_params(kernel, gamma, degree, coef0, X.shape[1])
+    rng = check_random_state(random_state)
+    n = X.shape[0]
+    kernel_args = dict(kernel=kernel, gamma=gamma, degree=degree, coef0=coef0)
+    K = kernel_matrix(X, **kernel_args) if n * n <= BLOCK_ELEMENTS else None
+    factors = {}  # the Cholesky factors of the cyclic order's blocks
+    alpha, r = np.zeros_like(y, dtype=np.float64), np.array(y, dtype=np.float64)
+    y_norm = np.linalg.norm(y)
+    relative_residual = 1.0 if y_norm > 0 else 0.0
+    epochs = 0
+    trace = Trace()
+
+    def record():
+        trace.record(epoch=epochs, seconds=trace.seconds, objective=-0.5 * np.vdot(alpha, y + r),
+                     relative_residual=relative_residual)
+
+    if record_every is not None:
+        record()
+    for _, stop in chunk_bounds(n_epochs, record_every):
+        trace.start()
+        while epochs < stop and relative_residual > tol:
+            perm = rng.permutation(n) if order == "random" else None
+            for start in range(0, n, block_size):
+                B = slice(start, start + block_size) if perm is None \
+                    else perm[start:start + block_size]
+                K_B = K[:, B] if K is not None else kernel_matrix(X, X[B], **kernel_args)
+                factor = factors.get(start) if perm is None else None
+                if factor is None:
+                    factor = scipy.linalg.cho_factor(K_B[B] + lam * np.eye(K_B.shape[1]),
+                                                      lower=True, overwrite_a=True)
+                    if perm is None:
+                        factors[start] = factor
+                delta = scipy.linalg.cho_solve(factor, r[B])
+                alpha[B] += delta
+                r -= K_B @ delta
+                r[B] -= lam * delta
+            epochs += 1
+            relative_residual = np.linalg.norm(r) / y_norm
+        trace.stop()
+        if record_every is not None:
+            record()
+    if relative_residual > tol:
+        _warn_not_converged(f"Block CD (n_epochs={n_epochs}, relative residual "
+                            f"{relative_residual:.2e} > tol={tol})")
+    return alpha, epochs, trace.history()
+
+
+class BlockCDKernelRidge(RegressorMixin, BaseEstimator):
+    r"""Kernel ridge regression solved by block coordinate descent (Tu et al. 2016).
+
+    The model of :class:`lsl_lib.kernels.KernelRidge`, :math:`\alpha = (K + \lambda I)^{-1}y`
+    and :math:`f(x) = \sum_i \alpha_i k(x_i, x)`, reached by exact block steps instead
+    of one Cholesky of the n × n matrix: O(n b) memory instead of O(n²), and
+    :math:`O(n b^2 + n^2 d)` time per epoch (see :func:`block_cd_kernel_ridge`).
+
+    Parameters
+    ----------
+    lam : float, default=1.0
+        Regularisation :math:`\lambda > 0`.
+    kernel : {'linear', 'polynomial', 'gaussian', 'laplacian', 'cauchy'}, default='gaussian'
+    gamma : float or None, default=None
+        Kernel width; ``None`` is 1/d.
+    degree : int, default=3
+    coef0 : float, default=1.0
+    block_size : int, default=512
+        b, the coordinates updated together (one exact solve when b >= n).
+    order : {'random', 'cyclic'}, default='random'
+        The blocks of a new random permutation each epoch, or fixed consecutive blocks.
+    n_epochs : int, default=100
+        Maximum number of epochs.
+    tol : float, default=1e-6
+        Stop when :math:`\|y - (K + \lambda I)\alpha\|/\|y\| \le` tol.
+    record_every : int or None, default=None
+        Record ``history_`` every that many epochs.
+    random_state : None, int or numpy.random.Generator, default=None
+
+    Attributes
+    ----------
+    dual_coef_ : ndarray of shape (n_samples,) or (n_samples, n_targets)
+        :math:`\alpha`.
+    X_fit_ : ndarray of shape (n_samples, n_features)
+    n_iter_ : int
+        Epochs run.
+    history_ : dict of ndarray
+        See :func:`block_cd_kernel_ridge`.
+    n_features_in_ : int
+
+    See Also
+    --------
+    lsl_lib.kernels.KernelRidge : the exact solve.
+
+    References
+    ----------
+    Tu, Roelofs, Venkataraman, Recht. Large scale kernel learning using block
+    coordinate descent. arXiv:1602.05310, 2016.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from lsl_lib.coordinate_descent import BlockCDKernelRidge
+    >>> X = np.linspace(0, 6, 200)[:, None]
+    >>> model = BlockCDKernelRidge(lam=1e-3, gamma=1.0, block_size=50, random_state=0)
+    >>> float(np.round(model.fit(X, np.sin(X[:, 0])).predict([[np.pi / 2]])[0], 3))
+    1.0
+    """
+
+    _parameter_constraints = {
+        "lam": [Interval(Real, 0, None, closed="neither")],
+        **_KERNEL_CONSTRAINTS,
+        "block_size": [Interval(Integral, 1, None, closed="left")],
+        "order": [StrOptions(set(ORDERS))],
+        "n_epochs": [Interval(Integral, 1, None, closed="left")],
+        "tol": [Interval(Real, 0, None, closed="left")],
+        "record_every": ITERATIVE_CONSTRAINTS["record_every"],
+        "random_state": ITERATIVE_CONSTRAINTS["random_state"],
+    }
+
+    def __init__(self, lam=1.0, kernel="gaussian", gamma=None, degree=3, coef0=1.0,
+                 block_size=512, order="random", n_epochs=100, tol=1e-6, record_every=None,
+                 random_state=None):
+        self.lam = lam
+        self.kernel = kernel
+        self.gamma = gamma
+        self.degree = degree
+        self.coef0 = coef0
+        self.block_size = block_size
+        self.order = order
+        self.n_epochs = n_epochs
+        self.tol = tol
+        self.record_every = record_every
+        self.random_state = random_state
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y):
+        X, y = validate_data(self, X, y, dtype=np.float64, multi_output=True, y_numeric=True)
+        self.dual_coef_, self.n_iter_, self.history_ = block_cd_kernel_ridge(
+            X, y.astype(np.float64), self.lam, kernel=self.kernel, gamma=self.gamma,
+            degree=self.degree, coef0=self.coef0, block_size=self.block_size, order=self.order,
+            n_epochs=self.n_epochs, tol=self.tol, record_every=self.record_every,
+            random_state=self.random_state)
+        self.X_fit_ = X
+        return self
+
+    def predict(self, X):
+        """:math:`f(x) = \\sum_i \\alpha_i k(x_i, x)`, by row blocks of X (bounded memory)."""
+        check_is_fitted(self)
+        X = validate_data(self, X, dtype=np.float64, reset=False)
+        rows = max(1, BLOCK_ELEMENTS // len(self.X_fit_))
+        return np.concatenate([
+            kernel_matrix(X[s:s + rows], self.X_fit_, self.kernel, self.gamma, self.degree,
+                          self.coef0) @ self.dual_coef_ for s in range(0, len(X), rows)])
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.target_tags.multi_output = True
+        return tags

@@ -1,0 +1,475 @@
+"""Coordinate descent: the two paths agree, the solutions are scikit-learn's (LinearSVC,
+Lasso) and the exact kernel ridge, the certificates (duality gaps, KKT conditions) hold,
+and the estimators keep scikit-learn's contract and reject bad input first."""
+import warnings
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.linear_model import Lasso
+from sklearn.linear_model import lasso_path as sklearn_lasso_path
+from sklearn.svm import LinearSVC
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+import lsl_lib.coordinate_descent as cd
+from lsl_lib.coordinate_descent import (BlockCDKernelRidge, DualCDClassifier, LassoCD,
+                                        block_cd_kernel_ridge, dual_cd, gap_safe_screen,
+                                        lasso_cd, lasso_duality_gap, lasso_path, svm_objectives)
+from lsl_lib.datasets import two_gaussian_blobs
+from lsl_lib.kernels import KernelRidge, kernel_matrix
+
+
+def _svm_problem(n=300, d=10, density=None, seed=0):
+    """Centred features, noisy linear labels; sparse when ``density`` is given."""
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, d))
+    if density is not None:
+        X *= rng.random((n, d)) < density
+    y = np.sign(X @ rng.normal(size=d) + 0.5 * rng.normal(size=n))
+    y[y == 0] = 1.0
+    return X, y
+
+
+def _variants(X):
+    csr = sp.csr_matrix(X)
+    csr64 = sp.csr_matrix((csr.data, csr.indices.astype(np.int64), csr.indptr.astype(np.int64)),
+                          shape=csr.shape)
+    return {"dense": X, "csr": csr, "csr_int64": csr64}
+
+
+def _lasso_problem(n=200, d=40, k=5, rho=0.3, seed=0):
+    """Equicorrelated features, k of them active."""
+    rng = np.random.default_rng(seed)
+    X = np.sqrt(1 - rho) * rng.normal(size=(n, d)) + np.sqrt(rho) * rng.normal(size=(n, 1))
+    w = np.zeros(d)
+    w[:k] = rng.normal(size=k) * 2
+    return X, X @ w + 0.3 * rng.normal(size=n) + 1.5
+
+
+def _projected_gradient(X, y, w, alpha, C, loss, bias=0.0):
+    upper, diag = (C, 0.0) if loss == "hinge" else (np.inf, 0.5 / C)
+    G = y * (np.asarray(X @ w[:-1]).ravel() + bias * w[-1]) - 1 + diag * alpha
+    return np.where(alpha == 0, np.minimum(G, 0), np.where(alpha == upper, np.maximum(G, 0), G))
+
+
+# ---------------------------------------------------------------- dual CD for SVMs
+
+@pytest.mark.parametrize("loss", ["hinge", "squared_hinge"])
+@pytest.mark.parametrize("shrinking", [True, False])
+@pytest.mark.parametrize("bias", [0.0, 1.0])
+def test_dual_cd_numpy_and_numba_give_the_same_iterates(loss, shrinking, bias):
+    X, y = _svm_problem(density=0.4)
+    for name, Xv in _variants(X).items():
+        kwargs = dict(loss=loss, shrinking=shrinking, bias=bias, tol=1e-12, max_iter=30,
+                      record_every=4, random_state=3)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            w_ref, a_ref, it_ref, h_ref = dual_cd(Xv, y, 0.5, backend="numpy", **kwargs)
+            w, a, it, h = dual_cd(Xv, y, 0.5, backend="numba", **kwargs)
+        np.testing.assert_allclose(w, w_ref, rtol=1e-10, atol=1e-12, err_msg=name)
+        np.testing.assert_allclose(a, a_ref, rtol=1e-10, atol=1e-12, err_msg=name)
+        assert it == it_ref == 30
+        np.testing.assert_array_equal(h["n_active"], h_ref["n_active"])
+        np.testing.assert_array_equal(h["iteration"], h_ref["iteration"])
+        np.testing.assert_allclose(h["duality_gap"], h_ref["duality_gap"], rtol=1e-8, atol=1e-10)
+        if shrinking:
+            assert h["n_active"].min() < len(y)  # shrinking happened
+
+
+@pytest.mark.parametrize("backend", ["numpy", "numba"])
+def test_dual_cd_stops_at_the_same_epoch_on_both_paths_and_any_record_every(backend):
+    X, y = _svm_problem()
+    ref = dual_cd(X, y, 1.0, tol=1e-3, backend="numpy", random_state=0)
+    for record_every in (None, 1, 7):
+        w, alpha, it, _ = dual_cd(X, y, 1.0, tol=1e-3, backend=backend, random_state=0,
+                                  record_every=record_every)
+        assert it == ref[2] < 1000
+        np.testing.assert_allclose(w, ref[0], rtol=1e-10, atol=1e-12)
+
+
+def test_dual_cd_permutations_follow_the_seed():
+    X, y = _svm_problem()
+    with pytest.warns(ConvergenceWarning):
+        a = dual_cd(X, y, 1.0, max_iter=3, tol=0.0, shrinking=False, random_state=5)[1]
+        b = dual_cd(X, y, 1.0, max_iter=3, tol=0.0, shrinking=False, random_state=5)[1]
+        c = dual_cd(X, y, 1.0, max_iter=3, tol=0.0, shrinking=False, random_state=6)[1]
+        g = dual_cd(X, y, 1.0, max_iter=3, tol=0.0, shrinking=False,
+                    random_state=np.random.default_rng(5))[1]
+    np.testing.assert_array_equal(a, b)
+    np.testing.assert_array_equal(a, g)
+    assert not np.array_equal(a, c)
+
+
+def test_dual_cd_epoch_is_a_fisher_yates_permutation():
+    """One epoch from alpha = 0 visits every coordinate once, in the order Fisher-Yates
+    draws from the uniforms (so a new order each epoch), as in liblinear."""
+    X, y = _svm_problem(n=50)
+    QD = np.einsum("ij,ij->i", X, X)
+    uniforms = np.random.default_rng(0).random(100)
+    index = np.arange(50)
+    expected = np.arange(50)
+    for s in range(50):
+        k = s + int(uniforms[s] * (50 - s))
+        expected[s], expected[k] = expected[k], expected[s]
+    out = cd.dual_cd_numpy_epochs(X, 0.0, y, QD, 1.0, 0.0, np.zeros(50), np.zeros(11), index,
+                                  50, np.inf, -np.inf, uniforms, 0, 1, 0.0, False)
+    np.testing.assert_array_equal(index, expected)
+    assert out[0] == 1 and out[1] == 50 and out[-1] == 50  # one epoch, 50 visits, 50 used
+    out = cd.dual_cd_numpy_epochs(X, 0.0, y, QD, 1.0, 0.0, np.zeros(50), np.zeros(11), index,
+                                  50, np.inf, -np.inf, uniforms, 60, 1, 0.0, False)
+    assert out[0] == 0  # not enough uniforms left for a whole epoch: hand back to the driver
+
+
+@pytest.mark.parametrize("loss", ["hinge", "squared_hinge"])
+@pytest.mark.parametrize("fit_intercept", [False, True])
+@pytest.mark.parametrize("sparse", [False, True])
+def test_dual_cd_reaches_liblinear_objective(loss, fit_intercept, sparse):
+    X, y = _svm_problem(n=400, d=15, density=0.5 if sparse else None, seed=1)
+    Xv = sp.csr_matrix(X) if sparse else X
+    ref = LinearSVC(C=0.5, loss=loss, dual=True, fit_intercept=fit_intercept, tol=1e-10,
+                    max_iter=1_000_000, random_state=0).fit(Xv, y)
+    clf = DualCDClassifier(C=0.5, loss=loss, fit_intercept=fit_intercept, tol=1e-8,
+                           max_iter=100_000, random_state=0).fit(Xv, y)
+    bias = 1.0 if fit_intercept else 0.0
+    w_ref = np.append(ref.coef_[0], ref.intercept_[0] if fit_intercept else 0.0)
+    w = np.append(clf.coef_[0], clf.intercept_[0])
+    P_ref = svm_objectives(Xv, y, w_ref, np.zeros(len(y)), 0.5, loss, bias)[0]
+    P = svm_objectives(Xv, y, w, clf.alpha_, 0.5, loss, bias)[0]
+    assert P == pytest.approx(P_ref, rel=1e-6)
+    assert -1e-12 * P <= clf.duality_gap_ <= 1e-6 * P
+
+
+@pytest.mark.parametrize("loss", ["hinge", "squared_hinge"])
+@pytest.mark.parametrize("shrinking", [True, False])
+def test_dual_cd_certificates_gap_and_kkt(loss, shrinking):
+    X, y = _svm_problem(n=300, d=8, seed=2)
+    C, tol = 2.0, 1e-8
+    w, alpha, it, h = dual_cd(X, y, C, loss=loss, tol=tol, shrinking=shrinking,
+                              max_iter=100_000, record_every=1, random_state=0)
+    scale = h["objective"][0]
+    assert np.all(h["duality_gap"] >= -1e-12 * scale)  # weak duality along the way
+    assert np.all(np.diff(h["dual_objective"]) >= -1e-12 * scale)  # each step is exact
+    assert h["duality_gap"][-1] < 1e-6 * scale < h["duality_gap"][1]
+    primal, dual = svm_objectives(X, y, w, alpha, C, loss)
+    assert primal - dual == pytest.approx(h["duality_gap"][-1])
+    # w is sum_i alpha_i y_i x_i, alpha feasible, projected gradient ~ 0
+    np.testing.assert_allclose(w[:-1], X.T @ (alpha * y), atol=1e-10)
+    upper = C if loss == "hinge" else np.inf
+    assert np.all(alpha >= 0) and np.all(alpha <= upper)
+    pg = _projected_gradient(X, y, w, alpha, C, loss)
+    assert np.abs(pg).max() <= 100 * tol  # tol bounds the spread seen during the last epoch
+    if loss == "hinge":
+        assert np.any(alpha == C) and np.any(alpha == 0)  # both bounds are active
+
+
+@pytest.mark.parametrize("backend", ["numpy", "numba"])
+def test_dual_cd_rows_of_zeros(backend):
+    """x_i = 0 with the hinge and no intercept: Q_ii = 0, the minimum is at alpha_i = C."""
+    X, y = _svm_problem(n=60, d=5)
+    X[[3, 17]] = 0.0
+    for Xv in (X, sp.csr_matrix(X)):
+        clf = DualCDClassifier(C=0.7, fit_intercept=False, tol=1e-8, max_iter=100_000,
+                               backend=backend, random_state=0).fit(Xv, y)
+        np.testing.assert_array_equal(clf.alpha_[[3, 17]], 0.7)
+        assert clf.duality_gap_ < 1e-6
+
+
+def test_dual_cd_estimator_history_labels_and_intercept():
+    X, y = two_gaussian_blobs(400, random_state=1)
+    names = np.where(y > 0, "spam", "ham")
+    clf = DualCDClassifier(C=1.0, record_every=2, random_state=0).fit(X, names)
+    assert set(clf.predict(X)) <= {"spam", "ham"} and clf.score(X, names) > 0.9
+    h = clf.history_
+    assert set(h) == {"iteration", "epoch", "seconds", "objective", "dual_objective",
+                      "duality_gap", "n_active"}
+    assert h["epoch"][0] == 0 and h["epoch"][-1] == clf.n_iter_
+    assert h["objective"][0] == pytest.approx(1.0 * 400)  # C * sum of hinge losses at w = 0
+    assert np.all(np.diff(h["seconds"]) >= 0) and np.all(np.diff(h["iteration"]) >= 0)
+    assert clf.intercept_[0] != 0.0  # the blobs are offset: the constant feature matters
+    np.testing.assert_allclose(clf.decision_function(X),
+                               X @ clf.coef_[0] + clf.intercept_[0])
+    assert DualCDClassifier().fit(X, y).history_ == {}
+
+
+# ---------------------------------------------------------------- Lasso
+
+@pytest.mark.parametrize("selection", ["cyclic", "random"])
+@pytest.mark.parametrize("fit_intercept", [True, False])
+def test_lasso_matches_scikit_learn(selection, fit_intercept):
+    X, y = _lasso_problem()
+    for alpha in (0.5, 0.05, 0.005):
+        ref = Lasso(alpha=alpha, fit_intercept=fit_intercept, tol=1e-12, max_iter=100_000,
+                    selection=selection, random_state=0).fit(X, y)
+        model = LassoCD(alpha=alpha, fit_intercept=fit_intercept, tol=1e-12, max_iter=100_000,
+                        selection=selection, random_state=0).fit(X, y)
+        np.testing.assert_allclose(model.coef_, ref.coef_, rtol=1e-6, atol=1e-8)
+        assert model.intercept_ == pytest.approx(ref.intercept_, rel=1e-6, abs=1e-8)
+        assert 0 <= model.dual_gap_ <= 1e-12 * np.sum((y - y.mean() * fit_intercept) ** 2)
+
+
+def test_lasso_cyclic_iterates_are_scikit_learns():
+    """Same cyclic order, update, gap checks and screening: same epochs, same iterates."""
+    X, y = _lasso_problem(n=300, d=60)
+    for tol in (1e-3, 1e-8):
+        ref = Lasso(alpha=0.02, tol=tol, max_iter=10_000).fit(X, y)
+        model = LassoCD(alpha=0.02, tol=tol, max_iter=10_000).fit(X, y)
+        assert model.n_iter_ == ref.n_iter_
+        np.testing.assert_allclose(model.coef_, ref.coef_, rtol=1e-10, atol=1e-12)
+
+
+@pytest.mark.parametrize("selection", ["cyclic", "random"])
+@pytest.mark.parametrize("screening", [True, False])
+def test_lasso_numpy_and_numba_give_the_same_iterates(selection, screening):
+    X, y = _lasso_problem(seed=1)
+    X = np.asfortranarray(X - X.mean(axis=0))
+    y = y - y.mean()
+    for tol, max_iter in ((0.0, 25), (1e-10, 10_000)):
+        kwargs = dict(tol=tol, max_iter=max_iter, selection=selection, screening=screening,
+                      record_every=3, random_state=2)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            w_ref, gap_ref, it_ref, h_ref = lasso_cd(X, y, 0.05, backend="numpy", **kwargs)
+            w, gap, it, h = lasso_cd(X, y, 0.05, backend="numba", **kwargs)
+        np.testing.assert_allclose(w, w_ref, rtol=1e-10, atol=1e-13)
+        assert it == it_ref
+        np.testing.assert_allclose(h["objective"], h_ref["objective"], rtol=1e-10)
+        np.testing.assert_array_equal(h["n_active"], h_ref["n_active"])
+
+
+@pytest.mark.parametrize("backend", ["numpy", "numba"])
+def test_lasso_iterates_do_not_depend_on_record_every(backend):
+    X, y = _lasso_problem(seed=2)
+    a = lasso_cd(X, y - y.mean(), 0.03, tol=1e-9, selection="random", backend=backend,
+                 random_state=0)
+    for record_every in (1, 4):
+        b = lasso_cd(X, y - y.mean(), 0.03, tol=1e-9, selection="random", backend=backend,
+                     random_state=0, record_every=record_every)
+        np.testing.assert_array_equal(a[0], b[0])
+        assert a[2] == b[2] == b[3]["epoch"][-1]
+
+
+@pytest.mark.parametrize("selection", ["cyclic", "random"])
+def test_lasso_certificates_gap_and_kkt(selection):
+    X, y = _lasso_problem(n=150, d=30, seed=3)
+    X, y = X - X.mean(axis=0), y - y.mean()
+    n, alpha, tol = len(y), 0.05, 1e-12
+    w, gap, it, h = lasso_cd(X, y, alpha, tol=tol, max_iter=100_000, selection=selection,
+                             record_every=1, random_state=0)
+    assert np.all(h["duality_gap"] >= -1e-15)
+    assert np.all(np.diff(h["objective"]) <= 1e-15)  # CD never increases the primal
+    assert h["duality_gap"][-1] <= tol * (y @ y) / n < h["duality_gap"][1]
+    assert gap == pytest.approx(lasso_duality_gap(X, y, w, alpha)[0], abs=1e-14)
+    # KKT: |x_j . r| / n <= alpha, with equality and the sign of w_j on the support
+    corr = X.T @ (y - X @ w) / n
+    support = w != 0
+    assert 0 < support.sum() < len(w)
+    assert np.all(np.abs(corr) <= alpha * (1 + 1e-6))
+    np.testing.assert_allclose(corr[support], alpha * np.sign(w[support]), rtol=1e-5)
+
+
+def test_lasso_screening_is_safe_and_drops_features():
+    """Screening acts when a gap check fails (d > n, correlated features, small alpha)."""
+    X, y = _lasso_problem(n=100, d=300, k=10, rho=0.3, seed=0)
+    X, y = X - X.mean(axis=0), y - y.mean()
+    alpha = 0.02 * np.abs(X.T @ y).max() / len(y)
+    w, _, _, h = lasso_cd(X, y, alpha, tol=1e-8, record_every=1)
+    w_all, _, _, h_all = lasso_cd(X, y, alpha, tol=1e-8, screening=False, record_every=1)
+    np.testing.assert_allclose(w, w_all, rtol=1e-8, atol=1e-12)
+    assert h["n_active"][-1] < 50 and np.all(h_all["n_active"] == 300)
+    # the rule itself, at an iterate far from the optimum: it never drops the support
+    with pytest.warns(ConvergenceWarning):
+        w_t = lasso_cd(X, y, alpha, tol=0.0, max_iter=100, screening=False)[0]
+    r = y - X @ w_t
+    gap = lasso_duality_gap(X, y, w_t, alpha)[0]
+    keep = gap_safe_screen(X.T @ r, np.einsum("ij,ij->j", X, X), gap, alpha, len(y))
+    assert keep.sum() < 150 and np.all(keep[w != 0])
+
+
+@pytest.mark.parametrize("backend", ["numpy", "numba"])
+def test_lasso_path_warm_starts(backend):
+    X, y = _lasso_problem(n=120, d=25, seed=5)
+    X, y = X - X.mean(axis=0), y - y.mean()
+    alphas, coefs, gaps = lasso_path(X, y, n_alphas=12, eps=1e-2, tol=1e-12, backend=backend)
+    alpha_max = np.abs(X.T @ y).max() / len(y)
+    assert alphas[0] == pytest.approx(alpha_max) and alphas[-1] == pytest.approx(1e-2 * alpha_max)
+    assert np.all(np.diff(alphas) < 0)
+    np.testing.assert_array_equal(coefs[:, 0], 0.0)  # w* = 0 at alpha_max ...
+    just_below = lasso_cd(X, y, 0.99 * alpha_max, tol=1e-12)[0]
+    assert np.count_nonzero(just_below) == 1  # ... and no longer just below it
+    for k in (3, 7, 11):  # warm starts and cold starts reach the same solution
+        cold = lasso_cd(X, y, alphas[k], tol=1e-12, max_iter=100_000, backend=backend)[0]
+        np.testing.assert_allclose(coefs[:, k], cold, rtol=1e-7, atol=1e-10)
+    _, sk_coefs, _ = sklearn_lasso_path(X, y, alphas=alphas, tol=1e-12, max_iter=100_000)
+    np.testing.assert_allclose(coefs, sk_coefs, rtol=1e-6, atol=1e-9)
+    assert np.all(gaps <= 1e-12 * (y @ y) / len(y))
+
+
+def test_lasso_path_with_given_alphas_and_orthogonal_y():
+    X, y = _lasso_problem(n=80, d=10, seed=6)
+    alphas, coefs, _ = lasso_path(X, y, alphas=[0.01, 1.0, 0.1])
+    np.testing.assert_array_equal(alphas, [1.0, 0.1, 0.01])
+    assert coefs.shape == (10, 3)
+    alphas, coefs, _ = lasso_path(np.eye(4)[:, :2], np.array([0, 0, 1.0, -1.0]), n_alphas=3)
+    np.testing.assert_array_equal(coefs, 0.0)
+
+
+# ---------------------------------------------------------------- block CD kernel ridge
+
+@pytest.mark.parametrize("order,block_size", [("random", 1), ("random", 37), ("cyclic", 37),
+                                              ("random", 100), ("cyclic", 100), ("random", 500),
+                                              ("cyclic", 500)])
+def test_block_cd_matches_exact_kernel_ridge(order, block_size):
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(300, 4))
+    y = np.sin(X).sum(axis=1) + 0.1 * rng.normal(size=300)
+    exact = KernelRidge(lam=0.5, gamma=0.3).fit(X, y)
+    model = BlockCDKernelRidge(lam=0.5, gamma=0.3, block_size=block_size, order=order,
+                               tol=1e-12, n_epochs=2000, random_state=0).fit(X, y)
+    np.testing.assert_allclose(model.dual_coef_, exact.dual_coef_, rtol=1e-6,
+                               atol=1e-6 * np.abs(exact.dual_coef_).max())
+    np.testing.assert_allclose(model.predict(X[:50]), exact.predict(X[:50]), rtol=1e-6, atol=1e-8)
+    if block_size >= 300:
+        assert model.n_iter_ == 1  # one block: the exact solve
+
+
+def test_block_cd_without_forming_the_kernel_matrix(monkeypatch):
+    """When n^2 exceeds BLOCK_ELEMENTS, only n x b column blocks are ever computed."""
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(200, 3))
+    y = np.column_stack([np.cos(X[:, 0]), X[:, 1] ** 2])  # two targets
+    shapes = []
+
+    def recording_kernel_matrix(A, B=None, **kwargs):
+        shapes.append((len(A), len(A) if B is None else len(B)))
+        return kernel_matrix(A, B, **kwargs)
+
+    monkeypatch.setattr(cd, "BLOCK_ELEMENTS", 200 * 200 - 1)
+    monkeypatch.setattr(cd, "kernel_matrix", recording_kernel_matrix)
+    for kernel in ("gaussian", "laplacian"):
+        exact = KernelRidge(lam=0.2, kernel=kernel, gamma=0.5).fit(X, y)
+        shapes.clear()
+        model = BlockCDKernelRidge(lam=0.2, kernel=kernel, gamma=0.5, block_size=64, tol=1e-12,
+                                   n_epochs=1000, random_state=0).fit(X, y)
+        assert shapes and all(b <= 64 for _, b in shapes)
+        np.testing.assert_allclose(model.dual_coef_, exact.dual_coef_, rtol=1e-6, atol=1e-8)
+
+
+def test_block_cd_residual_objective_and_history():
+    rng = np.random.default_rng(2)
+    X = rng.normal(size=(250, 3))
+    y = X[:, 0] - X[:, 1] ** 2
+    lam = 0.1
+    alpha, it, h = block_cd_kernel_ridge(X, y, lam, gamma=0.5, block_size=40, n_epochs=5,
+                                         tol=0.0, record_every=1, random_state=0)
+    A = kernel_matrix(X, gamma=0.5) + lam * np.eye(250)
+    r = y - A @ alpha
+    assert h["relative_residual"][-1] == pytest.approx(np.linalg.norm(r) / np.linalg.norm(y))
+    assert h["objective"][-1] == pytest.approx(0.5 * alpha @ A @ alpha - y @ alpha)
+    assert np.all(np.diff(h["objective"]) < 0)  # exact block minimisation: descent
+    np.testing.assert_array_equal(h["epoch"], np.arange(6))
+    a2, _, _ = block_cd_kernel_ridge(X, y, lam, gamma=0.5, block_size=40, n_epochs=5, tol=0.0,
+                                     random_state=0)
+    np.testing.assert_array_equal(a2, alpha)  # recording does not change the iterates
+
+
+# ---------------------------------------------------------------- bad input
+
+_X, _y = two_gaussian_blobs(40, random_state=0)
+_X3 = np.vstack([_X, _X[:10] + 5])
+_y3 = np.concatenate([_y, np.full(10, 2)])
+_NAN = np.where(np.eye(40, 2) == 1, np.nan, _X)
+_INF = np.where(np.eye(40, 2) == 1, np.inf, _X)
+
+
+@pytest.mark.parametrize("make,X,y,match", [
+    (DualCDClassifier, _NAN, _y, "NaN"),
+    (DualCDClassifier, _INF, _y, "infinity"),
+    (DualCDClassifier, _X, _y[:-1], "inconsistent numbers of samples"),
+    (DualCDClassifier, _X, np.ones(40), "one class"),
+    (DualCDClassifier, _X3, _y3, "binary"),
+    (lambda: DualCDClassifier(C=0.0), _X, _y, "'C'"),
+    (lambda: DualCDClassifier(C=-1.0), _X, _y, "'C'"),
+    (lambda: DualCDClassifier(loss="log"), _X, _y, "'loss'"),
+    (lambda: DualCDClassifier(tol=-1.0), _X, _y, "'tol'"),
+    (lambda: DualCDClassifier(max_iter=0), _X, _y, "'max_iter'"),
+    (lambda: DualCDClassifier(record_every=0), _X, _y, "'record_every'"),
+    (lambda: DualCDClassifier(backend="cuda"), _X, _y, "'backend'"),
+    (DualCDClassifier, np.empty((0, 2)), np.empty(0), "0 sample"),
+    (LassoCD, _NAN, _y, "NaN"),
+    (LassoCD, _INF, _y, "infinity"),
+    (LassoCD, _X, _y[:-1], "inconsistent numbers of samples"),
+    (lambda: LassoCD(alpha=-0.1), _X, _y, "'alpha'"),
+    (lambda: LassoCD(selection="greedy"), _X, _y, "'selection'"),
+    (lambda: LassoCD(max_iter=0), _X, _y, "'max_iter'"),
+    (LassoCD, np.empty((0, 2)), np.empty(0), "0 sample"),
+    (BlockCDKernelRidge, _NAN, _y, "NaN"),
+    (BlockCDKernelRidge, _X, _y[:-1], "inconsistent numbers of samples"),
+    (lambda: BlockCDKernelRidge(block_size=0), _X, _y, "'block_size'"),
+    (lambda: BlockCDKernelRidge(order="greedy"), _X, _y, "'order'"),
+    (lambda: BlockCDKernelRidge(gamma=0.0), _X, _y, "'gamma'"),
+    (lambda: BlockCDKernelRidge(gamma=-1.0), _X, _y, "'gamma'"),
+    (lambda: BlockCDKernelRidge(lam=0.0), _X, _y, "'lam'"),
+    (lambda: BlockCDKernelRidge(kernel="rbf"), _X, _y, "'kernel'"),
+    (lambda: BlockCDKernelRidge(n_epochs=0), _X, _y, "'n_epochs'"),
+    (BlockCDKernelRidge, np.empty((0, 2)), np.empty(0), "0 sample"),
+])
+def test_bad_input_is_named_before_any_solver_runs(make, X, y, match, monkeypatch):
+    def must_not_run(*args, **kwargs):
+        raise AssertionError("a solver ran on bad input")
+
+    for name in ("dual_cd_numba_epochs", "dual_cd_numpy_epochs", "lasso_numba_epochs",
+                 "lasso_numpy_epochs", "kernel_matrix"):
+        monkeypatch.setattr(cd, name, must_not_run)
+    with pytest.raises(ValueError, match=match):
+        make().fit(X, y)
+
+
+def test_sparse_input_to_the_dense_only_estimators_is_refused():
+    for Est in (LassoCD, BlockCDKernelRidge):
+        with pytest.raises(TypeError, match="dense data is required"):
+            Est().fit(sp.csr_matrix(_X), _y)
+
+
+@pytest.mark.parametrize("call,match", [
+    (lambda: dual_cd(_X, _y, 0.0), "C"),
+    (lambda: dual_cd(_X, _y, 1.0, loss="log"), "loss"),
+    (lambda: dual_cd(_X, _y, 1.0, max_iter=0), "max_iter"),
+    (lambda: lasso_cd(_X, _y, -1.0), "alpha"),
+    (lambda: lasso_cd(_X, _y, 1.0, selection="greedy"), "selection"),
+    (lambda: lasso_path(_X, _y[:-1]), "y"),
+    (lambda: lasso_path(_X, _y, n_alphas=0), "n_alphas"),
+    (lambda: block_cd_kernel_ridge(_X, _y, 1.0, block_size=0), "block_size"),
+    (lambda: block_cd_kernel_ridge(_X, _y, 1.0, order="greedy"), "order"),
+    (lambda: block_cd_kernel_ridge(_X, _y, 0.0), "lam"),
+    (lambda: block_cd_kernel_ridge(_X, _y, 1.0, gamma=0.0), "gamma"),
+])
+def test_functional_api_names_bad_arguments(call, match):
+    with pytest.raises(ValueError, match=match):
+        call()
+
+
+def test_convergence_warnings():
+    X, y = _svm_problem()
+    with pytest.warns(ConvergenceWarning, match="max_iter=2"):
+        DualCDClassifier(max_iter=2, tol=1e-12).fit(X, y)
+    X, y = _lasso_problem()
+    with pytest.warns(ConvergenceWarning, match="max_iter=1"):
+        LassoCD(alpha=0.01, max_iter=1, tol=1e-12).fit(X, y)
+    with pytest.warns(ConvergenceWarning, match="n_epochs=1"):
+        BlockCDKernelRidge(lam=0.1, block_size=10, n_epochs=1).fit(X, y)
+
+
+# ---------------------------------------------------------------- scikit-learn's contract
+
+@parametrize_with_checks([
+    DualCDClassifier(random_state=0),
+    DualCDClassifier(loss="squared_hinge", shrinking=False, fit_intercept=False,
+                     backend="numpy", random_state=0),
+    LassoCD(),
+    LassoCD(alpha=0.1, selection="random", screening=False, random_state=0),
+    BlockCDKernelRidge(random_state=0),
+    BlockCDKernelRidge(order="cyclic", block_size=16, kernel="laplacian", n_epochs=1000),
+])
+def test_scikit_learn_contract(estimator, check):
+    check(estimator)
