@@ -14,6 +14,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
+import bench_coordinate_descent  # noqa: E402
 import bench_import  # noqa: E402
 import bench_kernel_pegasos  # noqa: E402
 import bench_online_kernel  # noqa: E402
@@ -23,7 +24,8 @@ from common import print_table  # noqa: E402
 
 BENCHMARKS = {"import": bench_import, "pegasos": bench_pegasos,
               "kernel_pegasos": bench_kernel_pegasos, "online_kernel": bench_online_kernel,
-              "stochastic_gradient": bench_stochastic_gradient}
+              "stochastic_gradient": bench_stochastic_gradient,
+              "coordinate_descent": bench_coordinate_descent}
 
 
 def main(argv=None):
