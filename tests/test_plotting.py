@@ -507,3 +507,76 @@ def test_plot_online_kernel_without_history_or_without_a_model(online_fit):
     fig = plot_online_kernel(None, X, y, history={"epoch": [], "train_error": []})
     empty = fig.axes[1]
     assert empty.get_xlim() == (0, 1) and empty.texts[0].get_text() == "nothing recorded"
+
+
+# --- Coordinate descent lecture -------------------------------------------------------------
+
+from lsl_lib.plotting import (AXIS_LABELS, plot_duality_gap, plot_lasso_path,  # noqa: E402
+                              plot_residuals)
+
+
+def test_cd_axis_labels_are_registered():
+    for column in ("duality_gap", "dual_objective", "n_active", "relative_residual"):
+        assert column in AXIS_LABELS
+
+
+def test_plot_duality_gap_three_lines_zeros_dropped():
+    history = {"epoch": np.arange(4.0), "objective": np.array([4.0, 3.0, 2.5, 2.4]),
+               "dual_objective": np.array([0.0, 1.0, 2.0, 2.39]),
+               "duality_gap": np.array([4.0, 2.0, 0.5, 0.01])}
+    fig = plot_duality_gap(history, title="gap")
+    ax, = fig.axes
+    primal, dual, gap = ax.get_lines()
+    np.testing.assert_allclose(primal.get_ydata(), history["objective"])
+    assert np.isnan(dual.get_ydata()[0])  # 0 cannot be drawn on a log axis
+    np.testing.assert_allclose(gap.get_ydata(), history["duality_gap"])
+    assert ax.get_yscale() == "log" and ax.get_title() == "gap"
+    _renders(fig)
+
+
+def test_plot_duality_gap_and_residuals_share_a_figure():
+    fig, axes = new_figure(2)
+    history = {"epoch": [0, 1], "objective": [2.0, 1.0], "dual_objective": [0.5, 0.9],
+               "duality_gap": [1.5, 0.1]}
+    assert plot_duality_gap(history, ax=axes[0]) is fig
+    runs = {"b = 10": {"epoch": [0, 1, 2], "relative_residual": [1.0, 0.1, 0.01]},
+            "b = 50": {"epoch": [0, 1, 2], "relative_residual": [1.0, 0.01, 0.0]}}
+    assert plot_residuals(runs, ax=axes[1], title="residuals") is fig
+    assert _labels(axes[1]) == ["b = 10", "b = 50"]
+    assert np.isnan(axes[1].get_lines()[1].get_ydata()[-1])
+    assert axes[1].get_yscale() == "log" and axes[1].get_ylabel() == "relative residual ‖r‖ / ‖y‖"
+    _renders(fig)
+
+
+def test_plot_lasso_path_sorts_alphas_and_counts_nonzeros():
+    alphas = np.array([0.01, 1.0, 0.1])  # unsorted on purpose
+    coefs = np.array([[2.0, 0.0, 1.0], [0.0, 0.0, 0.0], [-0.5, 0.0, 0.0]])
+    fig = plot_lasso_path(alphas, coefs, names=["a", "b", "c"], n_labels=3, title="path")
+    ax, count = fig.axes
+    np.testing.assert_allclose(ax.get_lines()[0].get_xdata(), [1.0, 0.1, 0.01])
+    np.testing.assert_allclose(ax.get_lines()[0].get_ydata(), [0.0, 1.0, 2.0])
+    np.testing.assert_allclose(count.get_lines()[0].get_ydata(), [0, 1, 2])
+    assert sorted(t.get_text() for t in ax.texts) == ["a", "c"]  # zero at the end: no label
+    assert ax.get_xlim()[0] > ax.get_xlim()[1] and ax.get_xscale() == "log"
+    assert fig._suptitle.get_text() == "path"
+    _renders(fig)
+
+
+def test_plot_convergence_bound_draws_bounds_and_clips_growing_ones():
+    from lsl_lib.plotting import AXIS_LABELS, plot_convergence_bound
+
+    history = {"effective_passes": [0.0, 3.0, 6.0], "suboptimality": [1.0, 1e-3, 1e-6],
+               "grad_norm2": [1.0, 1e-2, 1e-4]}
+    bounds = {"σ^s ‖∇f(w̃_0)‖², σ = 0.5": ("grad_norm2", [0.0, 3.0, 6.0], [1.0, 0.5, 0.25]),
+              "vacuous, σ = 100": ("grad_norm2", [0.0, 3.0, 6.0], [1.0, 100.0, 1e4])}
+    fig = plot_convergence_bound({"SARAH": history}, bounds, title="bound")
+    sub, grad = fig.axes
+    assert grad.get_yscale() == "log" and sub.get_yscale() == "log"
+    assert grad.get_ylabel() == AXIS_LABELS["grad_norm2"]
+    assert sub.get_xlabel() == AXIS_LABELS["effective_passes"]
+    assert _labels(grad) == ["SARAH", *bounds]
+    assert grad.get_lines()[1].get_linestyle() == "--"
+    np.testing.assert_allclose(grad.get_lines()[2].get_ydata(), [1.0])  # 100 and 1e4 left out
+    assert grad.get_ylim()[1] < 100
+    assert fig._suptitle.get_text() == "bound"
+    _renders(fig)
