@@ -40,6 +40,24 @@ def _trace_axis(ax, x, column, logx, logy):
     ax.grid(True, which="both", alpha=0.3)
 
 
+def _legend_below(ax, handles=None, ncols=3):
+    """A legend centred under the axis, out of the way of the curves."""
+    handles = ax.get_legend_handles_labels() if handles is None else handles
+    ax.legend(*handles, fontsize="small", loc="upper center", bbox_to_anchor=(0.5, -0.13),
+              ncols=ncols, frameon=False)
+
+
+def _count_on_twin_axis(ax, x, counts, label, ylabel, top=None):
+    """Draw a count (support size, non-zero coefficients) dashed on a right-hand axis;
+    return the legend handles of both axes."""
+    twin = ax.twinx()
+    twin.plot(x, np.asarray(counts, dtype=float), color="C2", ls="--", lw=1.2, label=label)
+    twin.set_ylabel(ylabel, color="C2")
+    twin.tick_params(axis="y", colors="C2")
+    twin.set_ylim(0, top)
+    return [a + b for a, b in zip(ax.get_legend_handles_labels(), twin.get_legend_handles_labels())]
+
+
 def _mean_and_band(values, band):
     """Mean over runs and the ``band`` percentiles of a (runs, points) array (1-D: one run)."""
     values = np.atleast_2d(np.asarray(values, dtype=float))
@@ -851,8 +869,7 @@ def plot_kernel_pegasos(estimator, X, y, history=None, resolution=150, title=Non
         sizes, label = 50.0, f"support: {len(support)}"
     ax.scatter(support[:, 0], support[:, 1], s=sizes, facecolors="none", edgecolors="k",
                linewidths=0.8, label=label)
-    ax.legend(fontsize="small", loc="upper center", bbox_to_anchor=(0.5, -0.13), ncols=3,
-              frameon=False)
+    _legend_below(ax)
     ax.set_title("decision boundary (solid), margins ±1 (dashed)", fontsize="medium")
     if history is not None:
         ax = axes[1]
@@ -867,15 +884,9 @@ def plot_kernel_pegasos(estimator, X, y, history=None, resolution=150, title=Non
         _trace_axis(ax, "iteration", "suboptimality", True, True)
         handles = ax.get_legend_handles_labels()
         if "n_support" in history:
-            twin = ax.twinx()
-            twin.plot(t, np.asarray(history["n_support"], dtype=float), color="C2", ls="--",
-                      lw=1.2, label="support size m (right axis)")
-            twin.set_ylabel("support size m", color="C2")
-            twin.tick_params(axis="y", colors="C2")
-            twin.set_ylim(bottom=0)
-            handles = [a + b for a, b in zip(handles, twin.get_legend_handles_labels())]
-        ax.legend(*handles, fontsize="small", loc="upper center", bbox_to_anchor=(0.5, -0.13),
-                  ncols=3, frameon=False)
+            handles = _count_on_twin_axis(ax, t, history["n_support"],
+                                          "support size m (right axis)", "support size m")
+        _legend_below(ax, handles)
         ax.set_title("convergence", fontsize="medium")
     if title:
         fig.suptitle(title)
@@ -1087,8 +1098,7 @@ def plot_online_kernel(estimator, X, y, history=None, message=None, resolution=1
                        linewidths=0.4, label=f"y = {c}")
         ax.set(xlabel="$x_1$", ylabel="$x_2$")
         ax.set_title("no model", fontsize="medium")
-    ax.legend(fontsize="small", loc="upper center", bbox_to_anchor=(0.5, -0.13), ncols=2,
-              frameon=False)
+    _legend_below(ax, ncols=2)
     if message:
         ax.text(0.5, 0.5, message, transform=ax.transAxes, ha="center", va="center",
                 fontsize="medium", color="darkred", wrap=True,
@@ -1111,15 +1121,9 @@ def plot_online_kernel(estimator, X, y, history=None, message=None, resolution=1
         ax.grid(True, alpha=0.3)
         handles = ax.get_legend_handles_labels()
         if "n_nonzero" in history:
-            twin = ax.twinx()
-            twin.plot(epoch, np.asarray(history["n_nonzero"], dtype=float), color="C2", ls="--",
-                      lw=1.2, label="α ≠ 0 (right axis)")
-            twin.set_ylabel(AXIS_LABELS["n_nonzero"], color="C2")
-            twin.tick_params(axis="y", colors="C2")
-            twin.set_ylim(0, 1.05 * len(X))
-            handles = [a + b for a, b in zip(handles, twin.get_legend_handles_labels())]
-        ax.legend(*handles, fontsize="small", loc="upper center", bbox_to_anchor=(0.5, -0.13),
-                  ncols=3, frameon=False)
+            handles = _count_on_twin_axis(ax, epoch, history["n_nonzero"], "α ≠ 0 (right axis)",
+                                          AXIS_LABELS["n_nonzero"], top=1.05 * len(X))
+        _legend_below(ax, handles)
         ax.set_title("errors along the epochs", fontsize="medium")
     if title:
         fig.suptitle(title)
