@@ -208,25 +208,61 @@ def test_lasso_matches_scikit_learn(selection, fit_intercept):
         assert 0 <= model.dual_gap_ <= 1e-12 * np.sum((y - y.mean() * fit_intercept) ** 2)
 
 
-def test_lasso_cyclic_iterates_are_scikit_learns():
-    """Same cyclic order, update, gap checks and screening: same epochs, same iterates."""
+@pytest.mark.parametrize("precompute", [False, True])
+def test_lasso_cyclic_iterates_are_scikit_learns(precompute):
+    """Same cyclic order, update, gap checks and screening: same epochs, same iterates,
+    with the residual or with covariance updates (scikit-learn keeps the residual)."""
     X, y = _lasso_problem(n=300, d=60)
     for tol in (1e-3, 1e-8):
         ref = Lasso(alpha=0.02, tol=tol, max_iter=10_000).fit(X, y)
-        model = LassoCD(alpha=0.02, tol=tol, max_iter=10_000).fit(X, y)
+        model = LassoCD(alpha=0.02, tol=tol, max_iter=10_000, precompute=precompute).fit(X, y)
         assert model.n_iter_ == ref.n_iter_
         np.testing.assert_allclose(model.coef_, ref.coef_, rtol=1e-10, atol=1e-12)
 
 
 @pytest.mark.parametrize("selection", ["cyclic", "random"])
+@pytest.mark.parametrize("backend", ["numpy", "numba"])
+def test_lasso_covariance_updates_give_the_residual_updates_iterates(selection, backend):
+    """q = X'r kept from the Gram matrix: the same iterates, gaps and screening as r."""
+    X, y = _lasso_problem(n=200, d=40, seed=4)
+    X, y = X - X.mean(axis=0), y - y.mean()
+    kwargs = dict(tol=1e-9, max_iter=10_000, selection=selection, record_every=2,
+                  backend=backend, random_state=3)
+    w_r, gap_r, it_r, h_r = lasso_cd(X, y, 0.02, precompute=False, **kwargs)
+    for precompute in (True, "auto", X.T @ X):
+        w_q, gap_q, it_q, h_q = lasso_cd(X, y, 0.02, precompute=precompute, **kwargs)
+        np.testing.assert_allclose(w_q, w_r, rtol=1e-9, atol=1e-12)
+        assert it_q == it_r and gap_q == pytest.approx(gap_r, rel=1e-6, abs=1e-12)
+        np.testing.assert_allclose(h_q["objective"], h_r["objective"], rtol=1e-12)
+        np.testing.assert_array_equal(h_q["n_active"], h_r["n_active"])
+
+
+def test_lasso_precompute_auto_is_the_gram_exactly_when_n_exceeds_d(monkeypatch):
+    seen = []
+
+    def spy(*args):
+        seen.append(args[-1])
+        return real(*args)
+
+    real = cd.lasso_numpy_epochs
+    monkeypatch.setattr(cd, "lasso_numpy_epochs", spy)
+    for n, d, gram in ((50, 10, True), (10, 10, False), (10, 50, False)):
+        X, y = _lasso_problem(n=n, d=d, seed=7)
+        lasso_cd(X, y - y.mean(), 0.1, backend="numpy")
+        assert set(seen) == {gram}
+        seen.clear()
+
+
+@pytest.mark.parametrize("selection", ["cyclic", "random"])
 @pytest.mark.parametrize("screening", [True, False])
-def test_lasso_numpy_and_numba_give_the_same_iterates(selection, screening):
+@pytest.mark.parametrize("precompute", [False, True])
+def test_lasso_numpy_and_numba_give_the_same_iterates(selection, screening, precompute):
     X, y = _lasso_problem(seed=1)
     X = np.asfortranarray(X - X.mean(axis=0))
     y = y - y.mean()
     for tol, max_iter in ((0.0, 25), (1e-10, 10_000)):
         kwargs = dict(tol=tol, max_iter=max_iter, selection=selection, screening=screening,
-                      record_every=3, random_state=2)
+                      precompute=precompute, record_every=3, random_state=2)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", ConvergenceWarning)
             w_ref, gap_ref, it_ref, h_ref = lasso_cd(X, y, 0.05, backend="numpy", **kwargs)
@@ -402,6 +438,7 @@ _INF = np.where(np.eye(40, 2) == 1, np.inf, _X)
     (lambda: LassoCD(alpha=-0.1), _X, _y, "'alpha'"),
     (lambda: LassoCD(selection="greedy"), _X, _y, "'selection'"),
     (lambda: LassoCD(max_iter=0), _X, _y, "'max_iter'"),
+    (lambda: LassoCD(precompute="yes"), _X, _y, "'precompute'"),
     (LassoCD, np.empty((0, 2)), np.empty(0), "0 sample"),
     (BlockCDKernelRidge, _NAN, _y, "NaN"),
     (BlockCDKernelRidge, _X, _y[:-1], "inconsistent numbers of samples"),
@@ -437,6 +474,8 @@ def test_sparse_input_to_the_dense_only_estimators_is_refused():
     (lambda: dual_cd(_X, _y, 1.0, max_iter=0), "max_iter"),
     (lambda: lasso_cd(_X, _y, -1.0), "alpha"),
     (lambda: lasso_cd(_X, _y, 1.0, selection="greedy"), "selection"),
+    (lambda: lasso_cd(_X, _y, 1.0, precompute="yes"), "precompute"),
+    (lambda: lasso_cd(_X, _y, 1.0, precompute=np.eye(_X.shape[1] + 1)), "precompute"),
     (lambda: lasso_path(_X, _y[:-1]), "y"),
     (lambda: lasso_path(_X, _y, n_alphas=0), "n_alphas"),
     (lambda: block_cd_kernel_ridge(_X, _y, 1.0, block_size=0), "block_size"),
