@@ -14,7 +14,7 @@ from lsl_lib._core.random import check_random_state
 
 __all__ = ["two_gaussian_blobs", "checkerboard", "concentric_circles", "linear_teacher",
            "mean_stream", "load_digits", "load_breast_cancer", "load_svmlight",
-           "shared_data_dir", "load_shared"]
+           "shared_data_dir", "load_shared", "load_usps", "load_covtype"]
 
 # name -> (train file, test file or None, n_features); see shared/data/README.md
 _SHARED = {
@@ -385,6 +385,76 @@ def shared_data_dir():
     return path if path.is_dir() else None
 
 
+def _shared_file(name):
+    folder = shared_data_dir()
+    if folder is None:
+        raise FileNotFoundError(
+            "shared datasets not found; set LSL_SHARED_DATA to the folder holding "
+            "a9a.bz2 etc. (default: <repository>/../shared/data)")
+    path = folder / name
+    if not path.is_file():
+        raise FileNotFoundError(f"{name} not found in {str(folder)!r}")
+    return path
+
+
+def load_usps(split="train"):
+    """The USPS handwritten digits (16 x 16 grey levels in [0, 1]) from the shared data.
+
+    Parameters
+    ----------
+    split : {'train', 'test'}, default='train'
+        7 291 training or 2 007 test images.
+
+    Returns
+    -------
+    X : ndarray of shape (n, 256), float64
+    y : ndarray of shape (n,), int64 digits 0-9
+
+    References
+    ----------
+    J. J. Hull. A database for handwritten text recognition research. IEEE PAMI 16(5),
+    1994 (the version of Hastie, Tibshirani and Friedman's *Elements of Statistical
+    Learning*, rescaled to [0, 1]).
+
+    Examples
+    --------
+    >>> X, y = load_usps()  # doctest: +SKIP
+    >>> X.shape  # doctest: +SKIP
+    (7291, 256)
+    """
+    if split not in ("train", "test"):
+        raise ValueError(f"split must be 'train' or 'test', got {split!r}")
+    with np.load(_shared_file("usps.npz")) as data:
+        return data[f"X_{split}"].astype(np.float64), data[f"y_{split}"].astype(np.int64)
+
+
+def load_covtype():
+    """The shared 16 % subsample of UCI Covertype: 92 962 rows, 54 features in [0, 1].
+
+    Returns
+    -------
+    X : ndarray of shape (92962, 54), float64
+        Ten min-max scaled cartographic variables, then 44 binary indicators.
+    y : ndarray of shape (92962,), int64
+        Cover type 1-7 (2, lodgepole pine, is the usual "one vs rest" positive class).
+
+    References
+    ----------
+    J. A. Blackard, D. J. Dean. Comparative accuracies of artificial neural networks
+    and discriminant analysis in predicting forest cover types from cartographic
+    variables. Computers and Electronics in Agriculture 24(3), 1999.
+
+    Examples
+    --------
+    >>> X, y = load_covtype()  # doctest: +SKIP
+    >>> X.shape  # doctest: +SKIP
+    (92962, 54)
+    """
+    table = np.loadtxt(_shared_file("covtype_subsample_92962_scale01.csv.gz"), delimiter=",",
+                       skiprows=1)
+    return table[:, :-1], table[:, -1].astype(np.int64)
+
+
 def load_shared(name, split="train"):
     """Load a LIBSVM benchmark set from :func:`shared_data_dir`.
 
@@ -418,12 +488,7 @@ def load_shared(name, split="train"):
     train_file, test_file, n_features = _SHARED[name]
     if split == "test" and test_file is None:
         raise ValueError(f"split='test' is not available for {name!r}: no test file")
-    folder = shared_data_dir()
-    if folder is None:
-        raise FileNotFoundError(
-            "shared datasets not found; set LSL_SHARED_DATA to the folder holding "
-            "a9a.bz2 etc. (default: <repository>/../shared/data)")
-    X, y = load_svmlight(folder / (train_file if split == "train" else test_file),
+    X, y = load_svmlight(_shared_file(train_file if split == "train" else test_file),
                          n_features=n_features)
     if set(np.unique(y)) <= {0.0, 1.0}:  # some copies write 0/1 labels
         y = 2.0 * y - 1.0

@@ -13,8 +13,9 @@ from sklearn.preprocessing import StandardScaler
 
 from lsl_lib import datasets
 from lsl_lib.datasets import (
-    checkerboard, concentric_circles, linear_teacher, load_breast_cancer, load_digits,
-    load_shared, load_svmlight, mean_stream, shared_data_dir, two_gaussian_blobs,
+    checkerboard, concentric_circles, linear_teacher, load_breast_cancer, load_covtype,
+    load_digits, load_shared, load_svmlight, load_usps, mean_stream, shared_data_dir,
+    two_gaussian_blobs,
 )
 
 # (generator, kwargs, expected n_features)
@@ -365,3 +366,36 @@ def test_load_shared_train_sets(name, shape, n_pos):
     assert X.shape == shape
     assert set(np.unique(y).tolist()) == {-1.0, 1.0}
     assert (y == 1).sum() == n_pos
+
+
+def test_usps_and_covtype_say_what_is_missing(tmp_path, monkeypatch):
+    monkeypatch.setenv("LSL_SHARED_DATA", str(tmp_path))
+    with pytest.raises(FileNotFoundError, match="usps.npz"):
+        load_usps()
+    with pytest.raises(FileNotFoundError, match="covtype"):
+        load_covtype()
+    monkeypatch.setenv("LSL_SHARED_DATA", str(tmp_path / "absent"))
+    with pytest.raises(FileNotFoundError, match="LSL_SHARED_DATA"):
+        load_usps()
+    with pytest.raises(ValueError, match="split"):
+        load_usps(split="valid")
+
+
+@needs_shared
+def test_load_usps():
+    X, y = load_usps()
+    Xt, yt = load_usps("test")
+    assert X.shape == (7291, 256) and Xt.shape == (2007, 256)
+    assert X.dtype == np.float64 and 0.0 <= X.min() and X.max() <= 1.0
+    assert_array_equal(np.unique(y), np.arange(10))
+    assert np.bincount(yt).sum() == 2007
+
+
+@needs_shared
+def test_load_covtype():
+    X, y = load_covtype()
+    assert X.shape == (92962, 54) and X.dtype == np.float64
+    assert 0.0 <= X.min() and X.max() <= 1.0
+    assert_array_equal(np.unique(y), np.arange(1, 8))
+    assert_array_equal(X[:, 10:14].sum(axis=1), 1.0)  # one wilderness area per row
+    assert (y == 2).sum() == 45328
