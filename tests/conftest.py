@@ -9,6 +9,9 @@ The browser tests (marker ``browser``, tests/test_browser.py) use what is define
 * ``lab_server``: one JupyterLab server for the session, serving a temporary copy of that folder;
 * ``browser``: one headless Chromium for the session (Debian's, at ``/usr/bin/chromium`` unless
   ``LSL_CHROMIUM`` says otherwise); tests using it skip if Chromium or Playwright is missing.
+
+The figure tests (tests/test_plotting*.py) use ``no_pyplot_figures``: a plotting function must
+build its Figure without pyplot, so none is left behind when a widget redraws.
 """
 from __future__ import annotations
 
@@ -164,3 +167,14 @@ def browser():
         )  # fmt: skip
         yield chromium
         chromium.close()
+
+
+@pytest.fixture
+def no_pyplot_figures():
+    """Fail a test that leaves a pyplot figure behind (plotting must not use pyplot)."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    plt.close("all")
+    yield
+    assert plt.get_fignums() == []

@@ -5,7 +5,6 @@ import io
 import matplotlib
 
 matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402  (only to check that no pyplot figure appears)
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 from matplotlib.collections import PolyCollection  # noqa: E402
@@ -22,11 +21,7 @@ from lsl_lib.plotting import (new_figure, plot_convergence, plot_decision_bounda
                               plot_training_set_size, plot_weight_images)
 
 
-@pytest.fixture(autouse=True)
-def no_pyplot_figures():
-    plt.close("all")
-    yield
-    assert plt.get_fignums() == []
+pytestmark = pytest.mark.usefixtures("no_pyplot_figures")
 
 
 def _labels(ax):

@@ -1,0 +1,107 @@
+"""The common ground of the lecture figures: axis labels, new figures, traces."""
+import numpy as np
+from matplotlib.figure import Figure
+from matplotlib.ticker import NullFormatter
+
+#: Labels of the trace columns (``history_``) on the axes.
+AXIS_LABELS = {
+    "iteration": "iteration t",
+    "epoch": "epochs (passes over the data)",
+    "seconds": "time (s)",
+    "objective": "primal objective f(w)",
+    "suboptimality": "primal suboptimality f(w) − f(w*)",
+    "test_error": "test error",
+    "test_mse": "test mean squared error",
+}
+
+
+def new_figure(ncols=1, width=5.0, height=3.6):
+    """A figure with ``ncols`` axes side by side, sized for a projector."""
+    fig = Figure(figsize=(width * ncols, height), layout="constrained")
+    axes = fig.subplots(1, ncols, squeeze=False)[0]
+    return fig, axes
+
+
+def _trace_axis(ax, x, column, logx, logy):
+    """Label and scale an axis that draws the trace column ``column`` against ``x``."""
+    ax.set_xlabel(AXIS_LABELS.get(x, x))
+    ax.set_ylabel(AXIS_LABELS.get(column, column))
+    if logy:
+        ax.set_yscale("log")
+    if logx:
+        ax.set_xscale("log")
+        ax.xaxis.set_minor_formatter(NullFormatter())  # minor labels overlap on short ranges
+    ax.grid(True, which="both", alpha=0.3)
+
+
+def _legend_below(ax, handles=None, ncols=3):
+    """A legend centred under the axis, out of the way of the curves."""
+    handles = ax.get_legend_handles_labels() if handles is None else handles
+    ax.legend(*handles, fontsize="small", loc="upper center", bbox_to_anchor=(0.5, -0.13),
+              ncols=ncols, frameon=False)
+
+
+def _count_on_twin_axis(ax, x, counts, label, ylabel, top=None):
+    """Draw a count (support size, non-zero coefficients) dashed on a right-hand axis;
+    return the legend handles of both axes."""
+    twin = ax.twinx()
+    twin.plot(x, np.asarray(counts, dtype=float), color="C2", ls="--", lw=1.2, label=label)
+    twin.set_ylabel(ylabel, color="C2")
+    twin.tick_params(axis="y", colors="C2")
+    twin.set_ylim(0, top)
+    return [a + b for a, b in zip(ax.get_legend_handles_labels(), twin.get_legend_handles_labels())]
+
+
+def _mean_and_band(values, band):
+    """Mean over runs and the ``band`` percentiles of a (runs, points) array (1-D: one run)."""
+    values = np.atleast_2d(np.asarray(values, dtype=float))
+    low, high = np.percentile(values, band, axis=0)
+    return values.mean(axis=0), low, high, values.shape[0]
+
+
+def plot_convergence(histories, x="iteration", y=("suboptimality", "test_error"), logx=False,
+                     logy=("suboptimality", "objective"), band=(25, 75), title=None):
+    """Convergence curves: one axis per column in ``y``, one line per label.
+
+    A label holds one ``history_``, drawn as it is, or a list of them (one per seed,
+    recorded at the same points), drawn as their mean with a shaded band between two
+    percentiles of the runs: the figure that compares sampling schemes.
+
+    Parameters
+    ----------
+    histories : dict
+        Label -> ``history_`` of a fitted estimator (a dict of 1-D arrays), or a list
+        of them.
+    x : str, default='iteration'
+        The column on the x-axis ('iteration', 'epoch' or 'seconds').
+    y : str or sequence of str
+        The columns to draw, one axis each.
+    logx : bool, default=False
+    logy : sequence of str
+        The columns drawn on a log scale.
+    band : (float, float), default=(25, 75)
+        Percentiles of the runs bounding the band (when a label has several runs).
+    title : str, optional
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    ys = [y] if isinstance(y, str) else list(y)
+    fig, axes = new_figure(len(ys))
+    for ax, column in zip(axes, ys):
+        for label, runs in histories.items():
+            runs = [runs] if isinstance(runs, dict) else runs
+            mean, low, high, n_runs = _mean_and_band([h[column] for h in runs], band)
+            if column in logy:  # 0 cannot be drawn on a log axis
+                mean, low, high = (np.where(v > 0, v, np.nan) for v in (mean, low, high))
+            xs = np.asarray(runs[0][x], dtype=float)
+            line, = ax.plot(xs, mean, label=f"{label} (mean of {n_runs})" if n_runs > 1 else label,
+                            marker="." if len(xs) < 30 else None)
+            if n_runs > 1:
+                ax.fill_between(xs, low, high, color=line.get_color(), alpha=0.2, linewidth=0)
+        _trace_axis(ax, x, column, logx, column in logy)
+    axes[0].legend(fontsize="small")
+    if title:
+        fig.suptitle(title)
+    return fig

@@ -1,0 +1,263 @@
+"""Figures of lecture 03 (notebooks/03_kernel_pegasos.ipynb): kernels, the explicit feature
+count, the kernel cache, violation counts, kernel Pegasos' decision boundary."""
+import numpy as np
+from matplotlib.figure import Figure
+
+from lsl_lib.plotting._base import (AXIS_LABELS, new_figure, _count_on_twin_axis, _legend_below,
+                                   _trace_axis)
+from lsl_lib.plotting.pegasos import plot_decision_boundary
+
+AXIS_LABELS.update({
+    "n_support": "support size m (examples with α > 0)",
+    "kernel_evaluations": "kernel evaluations (cumulative)",
+    "cache_hits": "cache hits (cumulative)",
+    "cache_misses": "cache misses (cumulative)",
+    "hit_rate": "cache hit rate (hits / iterations)",
+})
+
+
+def plot_kernels(x, profiles, matrices=None, anchor=None, profile_label="x",
+                 matrix_label=None, title=None):
+    """The kernels side by side: a 1-D profile of each (top) and a kernel matrix (bottom).
+
+    Parameters
+    ----------
+    x : ndarray of shape (n_points,)
+        Positions along a line, the x-axis of the profiles.
+    profiles : dict
+        Kernel name -> ndarray of shape (n_points,): :math:`k(x, b)` at those
+        positions, for one fixed point b. One column of the figure per kernel.
+    matrices : dict, optional
+        Kernel name -> kernel matrix of shape (m, m), drawn as a heatmap under the
+        profile of the same name, each with its own colour scale.
+    anchor : float, optional
+        Position of b on the line, marked by a dotted vertical line.
+    profile_label : str, default='x'
+        Label of the profiles' x-axis.
+    matrix_label : str, optional
+        What the rows and columns of the matrices are (e.g. "80 points, sorted by class").
+    title : str, optional
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    names = list(profiles)
+    nrows = 1 if matrices is None else 2
+    fig = Figure(figsize=(2.6 * len(names) + 0.4, 2.7 * nrows + (0.3 if title else 0.0)),
+                 layout="constrained")
+    axes = fig.subplots(nrows, len(names), squeeze=False)
+    x = np.asarray(x, dtype=float)
+    for j, name in enumerate(names):
+        ax = axes[0, j]
+        ax.plot(x, np.asarray(profiles[name], dtype=float), color=f"C{j}", lw=2)
+        if anchor is not None:
+            ax.axvline(anchor, color="0.4", ls=":", lw=1)
+        ax.axhline(0, color="0.6", lw=0.8)
+        ax.set_title(name)
+        ax.set_xlabel(profile_label)
+        ax.grid(True, alpha=0.3)
+        if j == 0:
+            ax.set_ylabel("k(x, b)")
+        if matrices is not None:
+            ax = axes[1, j]
+            image = ax.imshow(np.asarray(matrices[name], dtype=float), cmap="viridis",
+                              interpolation="nearest")
+            fig.colorbar(image, ax=ax, shrink=0.75)
+            ax.set_xticks([])
+            ax.set_yticks([])
+            if matrix_label:
+                ax.set_xlabel(matrix_label, fontsize="small")
+    if title:
+        fig.suptitle(title)
+    return fig
+
+
+def plot_feature_count(n_features, counts, marks=None, title=None):
+    """Width D of an explicit feature map against the input dimension d (log-log).
+
+    For the polynomial kernel of degree p, :math:`D = \\binom{p + d}{p}`
+    (:func:`lsl_lib.kernels.n_polynomial_features`): the price of "untricking" the
+    kernel. A right-hand axis reads D as the memory of one mapped example in float64.
+
+    Parameters
+    ----------
+    n_features : sequence of int
+        The dimensions d, on the x-axis.
+    counts : dict
+        Label (e.g. ``'p = 3'``) -> sequence of D, one per d.
+    marks : dict, optional
+        Text -> (d, D): points to mark (a data set of the course), named in the legend.
+    title : str, optional
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    fig, (ax,) = new_figure(width=6.5, height=4.0)
+    d = np.asarray(n_features, dtype=float)
+    for label, values in counts.items():
+        ax.plot(d, np.asarray(values, dtype=float), marker="o" if len(d) < 30 else None,
+                ms=3, label=label)
+    for (text, (d_mark, D_mark)), marker in zip((marks or {}).items(), "*DsP^v"):
+        ax.plot([d_mark], [D_mark], marker=marker, color="k", ms=9 if marker == "*" else 6,
+                linestyle="none", zorder=5, label=f"{text}: D = {D_mark:,}")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("input dimension d")
+    ax.set_ylabel("explicit features D")
+    memory = ax.secondary_yaxis("right", functions=(lambda D: 8.0 * D, lambda b: b / 8.0))
+    memory.set_ylabel("bytes per mapped example (float64)")
+    ax.grid(True, which="major", alpha=0.3)
+    ax.legend(fontsize="small", loc="upper left")
+    if title:
+        ax.set_title(title)
+    return fig
+
+
+def plot_cache_effect(cache_sizes, runs, full_cache=None,
+                      columns=("hit_rate", "kernel_evaluations"), title=None):
+    """What a cache of kernel rows buys, against its size: one axis per measure.
+
+    Parameters
+    ----------
+    cache_sizes : sequence of float
+        Cache sizes in megabytes, on the x-axis.
+    runs : dict
+        Label (e.g. the sampling scheme) -> dict of column -> sequence of one value
+        per cache size: ``'hit_rate'``, ``'kernel_evaluations'``, ``'seconds'``...
+    full_cache : float, optional
+        The size from which every kernel row fits, drawn as a dashed vertical line.
+    columns : sequence of str, default=('hit_rate', 'kernel_evaluations')
+        The measures to draw, one axis each.
+    title : str, optional
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    columns = [columns] if isinstance(columns, str) else list(columns)
+    fig, axes = new_figure(len(columns))
+    sizes = np.asarray(cache_sizes, dtype=float)
+    for ax, column in zip(axes, columns):
+        for label, run in runs.items():
+            if column in run:
+                ax.plot(sizes, np.asarray(run[column], dtype=float), marker="o", ms=4,
+                        label=label)
+        if full_cache is not None:
+            ax.axvline(full_cache, color="0.4", ls="--", lw=1, label="all n rows fit")
+        ax.set_xlabel("cache size (MB)")
+        ax.set_ylabel("kernel evaluations (whole run)" if column == "kernel_evaluations"
+                      else AXIS_LABELS.get(column, column))
+        if column == "hit_rate":
+            ax.set_ylim(-0.03, 1.03)
+        else:
+            ax.set_ylim(bottom=0)
+        ax.grid(True, alpha=0.3)
+    axes[0].legend(fontsize="small")
+    if title:
+        fig.suptitle(title)
+    return fig
+
+
+def plot_violation_counts(margins, fractions, title=None):
+    """Violation counts of kernel Pegasos against the margins they produced.
+
+    Each support example j is a point: its final margin :math:`y_j f(x_j)` and the
+    fraction of its visits in which it violated the margin (:math:`\\alpha_j` over
+    the number of visits; with ``sampling='permutation'`` every example is visited
+    once per epoch). The SVM dual predicts the picture: coefficient C (fraction 1)
+    inside the margin, 0 outside, anything in between on it.
+
+    Parameters
+    ----------
+    margins : ndarray of shape (m,)
+    fractions : ndarray of shape (m,)
+    title : str, optional
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    fig, (ax,) = new_figure(width=6.0, height=3.8)
+    margins = np.asarray(margins, dtype=float)
+    fractions = np.asarray(fractions, dtype=float)
+    ax.axvspan(min(margins.min(), 0.0) - 0.2, 1.0, color="tab:orange", alpha=0.08,
+               linewidth=0, label="inside the margin: dual coefficient C")
+    ax.axvspan(1.0, max(margins.max(), 2.0) + 0.2, color="tab:green", alpha=0.08, linewidth=0,
+               label="outside: dual coefficient 0")
+    ax.scatter(margins, fractions, s=16, color="k", alpha=0.7,
+               label=f"support examples ({len(margins)})")
+    ax.axvline(1.0, color="0.3", ls="--", lw=1)
+    for level in (0.0, 1.0):
+        ax.axhline(level, color="0.6", lw=0.8)
+    ax.set_xlim(min(margins.min(), 0.0) - 0.2, max(margins.max(), 2.0) + 0.2)
+    ax.set_ylim(-0.05, 1.1)
+    ax.set_xlabel("final margin $y_j f(x_j)$")
+    ax.set_ylabel("violations / visits  ($\\alpha_j$ / visits)")
+    ax.grid(True, alpha=0.3)
+    ax.legend(fontsize="small", loc="center right")
+    if title:
+        ax.set_title(title)
+    return fig
+
+
+def plot_kernel_pegasos(estimator, X, y, history=None, resolution=150, title=None):
+    """A fitted kernel classifier on 2-D data and, if given, its convergence trace.
+
+    Left: the decision regions of :func:`plot_decision_boundary` (boundary solid,
+    margins dashed), the support vectors circled, with an area proportional to the
+    violation count ``alpha_`` when the estimator has one (kernel Pegasos), equal
+    otherwise (``sklearn.svm.SVC``). Right: the suboptimality
+    :math:`f(w_t) - f(w^*)` against t on log-log axes, with a dotted :math:`c/t`
+    guide, and the support size m on a right-hand axis (dashed).
+
+    Parameters
+    ----------
+    estimator : fitted binary classifier with ``support_vectors_`` and ``decision_function``
+    X : ndarray of shape (n, 2)
+    y : ndarray of shape (n,)
+    history : dict of ndarray, optional
+        ``history_`` with ``iteration``, ``suboptimality`` and ``n_support``.
+    resolution : int, default=150
+        Grid points per side of the decision regions.
+    title : str, optional
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    fig, axes = new_figure(1 if history is None else 2, width=5.2, height=4.2)
+    ax = axes[0]
+    plot_decision_boundary(estimator, X, y, resolution=resolution, ax=ax)
+    support = np.asarray(estimator.support_vectors_, dtype=float)
+    alpha = getattr(estimator, "alpha_", None)
+    if alpha is not None and len(alpha):
+        sizes = 15.0 + 185.0 * np.asarray(alpha, dtype=float) / np.max(alpha)
+        label = f"support: {len(support)} (area ∝ α)"
+    else:
+        sizes, label = 50.0, f"support: {len(support)}"
+    ax.scatter(support[:, 0], support[:, 1], s=sizes, facecolors="none", edgecolors="k",
+               linewidths=0.8, label=label)
+    _legend_below(ax)
+    ax.set_title("decision boundary (solid), margins ±1 (dashed)", fontsize="medium")
+    if history is not None:
+        ax = axes[1]
+        t = np.asarray(history["iteration"], dtype=float)
+        sub = np.asarray(history["suboptimality"], dtype=float)
+        keep = (t > 0) & (sub > 0)  # log axes: t = 0 and non-positive values cannot be drawn
+        ax.plot(t[keep], sub[keep], color="C0", marker="." if keep.sum() < 30 else None,
+                label="$f(w_t) - f(w^*)$")
+        if keep.sum() >= 2:
+            late = (t * sub)[keep][keep.sum() // 2:]
+            ax.plot(t[keep], np.median(late) / t[keep], ":", color="0.3", label="c / t")
+        _trace_axis(ax, "iteration", "suboptimality", True, True)
+        handles = ax.get_legend_handles_labels()
+        if "n_support" in history:
+            handles = _count_on_twin_axis(ax, t, history["n_support"],
+                                          "support size m (right axis)", "support size m")
+        _legend_below(ax, handles)
+        ax.set_title("convergence", fontsize="medium")
+    if title:
+        fig.suptitle(title)
+    return fig
