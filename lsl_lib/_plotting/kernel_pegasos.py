@@ -3,9 +3,9 @@ count, the kernel cache, violation counts, kernel Pegasos' decision boundary."""
 import numpy as np
 from matplotlib.figure import Figure
 
-from lsl_lib.plotting._base import (AXIS_LABELS, new_figure, _count_on_twin_axis, _legend_below,
-                                   _trace_axis)
-from lsl_lib.plotting.pegasos import plot_decision_boundary
+from lsl_lib._plotting._base import (AXIS_LABELS, new_figure, _count_on_twin_axis, _legend_below,
+                                    _trace_axis)
+from lsl_lib._plotting.pegasos import plot_decision_boundary
 
 AXIS_LABELS.update({
     "n_support": "support size m (examples with α > 0)",

@@ -2,8 +2,8 @@
 vectors, coefficients, the online kernel learner."""
 import numpy as np
 
-from lsl_lib.plotting._base import AXIS_LABELS, new_figure, _count_on_twin_axis, _legend_below
-from lsl_lib.plotting.pegasos import plot_decision_boundary
+from lsl_lib._plotting._base import AXIS_LABELS, new_figure, _count_on_twin_axis, _legend_below
+from lsl_lib._plotting.pegasos import plot_decision_boundary
 
 AXIS_LABELS.update({
     "rkhs_objective": "$J_K = \\frac{1}{2}\\alpha^\\top K\\alpha + C\\sum_i \\ell(z_i)$",

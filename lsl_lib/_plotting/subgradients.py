@@ -3,7 +3,7 @@ subgradient descent, step sizes."""
 import numpy as np
 from matplotlib.figure import Figure
 
-from lsl_lib.plotting._base import new_figure
+from lsl_lib._plotting._base import new_figure
 
 _KINK_PROBE = 1e-7  # half-width of the window in which one-sided slopes are read
 

@@ -3,7 +3,7 @@ decision boundaries, weight images."""
 import numpy as np
 from matplotlib.figure import Figure
 
-from lsl_lib.plotting._base import AXIS_LABELS, new_figure, _mean_and_band
+from lsl_lib._plotting._base import AXIS_LABELS, new_figure, _mean_and_band
 
 def plot_minibatch(batch_sizes, suboptimality, band=(0, 100), title=None):
     """Suboptimality at a fixed budget kT against the mini-batch size k.

@@ -1,7 +1,7 @@
 """Figures of lecture 05 (notebooks/05_sarah.ipynb): convergence beside the linear rate."""
 import numpy as np
 
-from lsl_lib.plotting._base import AXIS_LABELS, plot_convergence
+from lsl_lib._plotting._base import AXIS_LABELS, plot_convergence
 
 AXIS_LABELS.update({
     "effective_passes": "effective passes (gradient evaluations / n)",

@@ -1,0 +1,36 @@
+"""Figures of the lectures: results in, :class:`matplotlib.figure.Figure` out.
+
+Pure functions: they never fit a model (DESIGN.md §1). They build figures with
+``matplotlib.figure.Figure`` rather than ``pyplot``, so no global state piles up
+when a widget redraws a figure a hundred times; a notebook cell that ends with a
+figure displays it once.
+
+The figures live in one module per lecture (``lsl_lib._plotting.pegasos`` holds those of
+``notebooks/02_pegasos.ipynb``, and so on) on the common ground of
+:mod:`lsl_lib._plotting._base`; every figure is importable from here.
+"""
+from lsl_lib._plotting._base import AXIS_LABELS, new_figure, plot_convergence
+from lsl_lib._plotting.subgradients import (plot_losses, plot_step_sizes, plot_subdifferentials,
+                                            plot_subgradient, plot_subgradient_descent)
+from lsl_lib._plotting.pegasos import (plot_decision_boundary, plot_minibatch,
+                                       plot_training_set_size, plot_weight_images)
+from lsl_lib._plotting.kernel_pegasos import (plot_cache_effect, plot_feature_count,
+                                              plot_kernel_pegasos, plot_kernels,
+                                              plot_violation_counts)
+from lsl_lib._plotting.online_kernel import (plot_coefficients, plot_margin_losses,
+                                             plot_online_kernel, plot_support)
+from lsl_lib._plotting.stochastic_gradient import plot_convergence_bound
+from lsl_lib._plotting.coordinate_descent import (plot_duality_gap, plot_lasso_path,
+                                                  plot_residuals)
+
+__all__ = [
+    "AXIS_LABELS", "new_figure", "plot_convergence",
+    "plot_losses", "plot_step_sizes", "plot_subdifferentials", "plot_subgradient",
+    "plot_subgradient_descent",
+    "plot_decision_boundary", "plot_minibatch", "plot_training_set_size", "plot_weight_images",
+    "plot_cache_effect", "plot_feature_count", "plot_kernel_pegasos", "plot_kernels",
+    "plot_violation_counts",
+    "plot_coefficients", "plot_margin_losses", "plot_online_kernel", "plot_support",
+    "plot_convergence_bound",
+    "plot_duality_gap", "plot_lasso_path", "plot_residuals",
+]
