@@ -22,6 +22,8 @@ from lsl_lib._plotting.online_kernel import (plot_coefficients, plot_margin_loss
 from lsl_lib._plotting.stochastic_gradient import plot_convergence_bound
 from lsl_lib._plotting.coordinate_descent import (plot_duality_gap, plot_lasso_path,
                                                   plot_residuals)
+from lsl_lib._plotting.kernel_approximation import (plot_error_curves, plot_matrices,
+                                                    plot_spectrum, plot_variance)
 
 __all__ = [
     "AXIS_LABELS", "new_figure", "plot_convergence",
@@ -33,4 +35,5 @@ __all__ = [
     "plot_coefficients", "plot_margin_losses", "plot_online_kernel", "plot_support",
     "plot_convergence_bound",
     "plot_duality_gap", "plot_lasso_path", "plot_residuals",
+    "plot_error_curves", "plot_matrices", "plot_spectrum", "plot_variance",
 ]
