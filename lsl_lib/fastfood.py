@@ -1,0 +1,518 @@
+r"""The fast Walsh-Hadamard transform and Fastfood.
+
+**The Walsh-Hadamard transform.** The Hadamard matrices of Sylvester's construction,
+
+.. math::
+
+    H_1 = (1), \qquad H_{2n} = \begin{pmatrix} H_n & H_n \\ H_n & -H_n \end{pmatrix},
+
+have entries :math:`\pm 1` and orthogonal rows, :math:`H_d H_d = d I`. The block form
+gives a recursion: :math:`H_{2n} (x_1, x_2) = (H_n x_1 + H_n x_2, H_n x_1 - H_n x_2)`,
+so :math:`H_d x` takes :math:`\log_2 d` stages of :math:`d/2` butterflies
+:math:`(a, b) \mapsto (a + b, a - b)`: :math:`O(d \log d)` instead of :math:`O(d^2)`,
+and no matrix is stored (:func:`fwht`).
+
+**Fastfood** (Le, Sarlós, Smola 2013) replaces the dense Gaussian matrix of random
+Fourier features by a product of diagonal matrices, a permutation and two
+Walsh-Hadamard transforms, for the Gaussian kernel
+:math:`k(x, y) = \exp(-\gamma\|x - y\|^2)`, :math:`\sigma = 1/\sqrt{2\gamma}`:
+
+.. math::
+
+    V = \frac{1}{\sigma\sqrt{d'}}\, S H G \Pi H B \in \mathbb{R}^{d' \times d'},
+
+on x padded with zeros to :math:`d'`, the next power of two :math:`\ge d`. Each row of
+V is distributed as a row of the dense :math:`N(0, \sigma^{-2} I)` matrix (see
+:class:`Fastfood`), but V costs :math:`O(d')` memory and :math:`Vx` costs
+:math:`O(d' \log d')` time instead of :math:`O(d'^2)`. Independent blocks are stacked
+for more than :math:`d'` frequencies. :class:`Fastfood` has a numpy reference
+(:func:`fastfood_project_numpy` then numpy's trigonometric functions) and a compiled
+path (:func:`fastfood_numba`) that gives the same numbers.
+
+References
+----------
+Le, Sarlós, Smola. Fastfood — approximating kernel expansions in loglinear time.
+ICML 2013.
+
+Fino, Algazi. Unified matrix treatment of the fast Walsh-Hadamard transform.
+IEEE Transactions on Computers C-25(11), 1976.
+"""
+import math
+from numbers import Integral
+
+import numpy as np
+from sklearn.base import BaseEstimator, TransformerMixin, _fit_context
+from sklearn.utils._param_validation import Interval, Options, StrOptions
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from lsl_lib._core.backend import jit, resolve_backend
+from lsl_lib._core.random import check_random_state
+from lsl_lib._core.validation import ITERATIVE_CONSTRAINTS
+from lsl_lib.kernels import _KERNEL_CONSTRAINTS, BLOCK_ELEMENTS, check_kernel_params
+
+VARIANTS = ("sincos", "cos")
+DTYPES = (np.float64, np.float32)
+
+
+def _check_fwht_input(a):
+    """Raise unless ``a`` is a C-contiguous float array whose last axis is a power of two."""
+    if not isinstance(a, np.ndarray):
+        raise TypeError(f"a must be a numpy.ndarray (fwht works in place), got {type(a).__name__}.")
+    if a.dtype not in DTYPES:
+        raise ValueError(f"a must have dtype float32 or float64, got {a.dtype}.")
+    if a.ndim == 0:
+        raise ValueError("a must have at least one axis, got a 0-d array.")
+    if not a.flags.writeable:
+        raise ValueError("a must be writeable (fwht works in place), got a read-only array.")
+    if not a.flags.c_contiguous:
+        raise ValueError("a must be C-contiguous (fwht works in place); "
+                         "pass np.ascontiguousarray(a).")
+    d = a.shape[-1]
+    if d < 1 or d & (d - 1):
+        raise ValueError(f"the last axis of a must have a power-of-two length, got {d}.")
+
+
+def fwht_numpy(a):
+    """:func:`fwht` in numpy: one vectorised stage per butterfly width h = 1, 2, 4, ...
+
+    At width h, the rows are cut into pieces of 2h entries; the first half of each
+    piece is ``top``, the second ``bottom``, and ``(top, bottom) <- (top + bottom,
+    top - bottom)``, all pieces of all rows at once (views of ``a``).
+    """
+    d = a.shape[-1]
+    h = 1
+    while h < d:
+        pieces = a.reshape(-1, d // (2 * h), 2, h)
+        top, bottom = pieces[:, :, 0, :], pieces[:, :, 1, :]
+        old_top = top.copy()
+        top += bottom
+        np.subtract(old_top, bottom, out=bottom)
+        h *= 2
+    return a
+
+
+@jit
+def fwht_row(x):
+    """:func:`fwht` of one contiguous 1-D array, in place (a compiled loop).
+
+    The butterflies of widths 1 and 2 are done together, four entries at a time
+    (a radix-4 step), because their inner loops would be too short to vectorise;
+    each wider stage runs an inner loop over two slices of h contiguous entries,
+    which the compiler vectorises (slices, unlike ``x[j + h]``, tell it that the
+    two halves do not overlap).
+    """
+    d = x.shape[0]
+    h = 1
+    if d >= 4:
+        for i in range(0, d, 4):
+            a0 = x[i] + x[i + 1]
+            a1 = x[i] - x[i + 1]
+            a2 = x[i + 2] + x[i + 3]
+            a3 = x[i + 2] - x[i + 3]
+            x[i] = a0 + a2
+            x[i + 1] = a1 + a3
+            x[i + 2] = a0 - a2
+            x[i + 3] = a1 - a3
+        h = 4
+    while h < d:
+        for i in range(0, d, 2 * h):
+            top = x[i:i + h]
+            bottom = x[i + h:i + 2 * h]
+            for j in range(h):
+                u = top[j]
+                v = bottom[j]
+                top[j] = u + v
+                bottom[j] = u - v
+        h *= 2
+
+
+@jit
+def fwht_rows(a):
+    """:func:`fwht_row` of every row of a C-contiguous 2-D array (a compiled loop)."""
+    for r in range(a.shape[0]):
+        fwht_row(a[r])
+
+
+def fwht(a, backend="auto"):
+    r"""The fast Walsh-Hadamard transform of every row, in place: :math:`x \leftarrow H_d x`.
+
+    .. math::
+
+        (H_d x)_i = \sum_{j=0}^{d-1} (-1)^{\langle i, j\rangle} x_j,
+
+    where :math:`\langle i, j\rangle` counts the bits that i and j share: the
+    unnormalised transform in Sylvester's (natural) ordering, the same as
+    ``scipy.linalg.hadamard(d) @ x``, in :math:`O(d \log d)` operations and no
+    extra memory.
+
+    Parameters
+    ----------
+    a : ndarray of shape (..., d), float32 or float64, C-contiguous
+        Transformed along its last axis (every row of a 2-D array), in place;
+        d must be a power of two.
+    backend : {'auto', 'numba', 'numpy'}, default='auto'
+        ``'numba'`` runs the compiled :func:`fwht_rows`; ``'numpy'`` the vectorised
+        reference :func:`fwht_numpy`.
+
+    Returns
+    -------
+    a : ndarray
+        The same array, transformed.
+
+    Raises
+    ------
+    ValueError
+        If the last axis is not a power of two long, or ``a`` is not a writeable,
+        C-contiguous float32/float64 array (checked before any compiled code runs).
+    TypeError
+        If ``a`` is not a numpy array.
+
+    Notes
+    -----
+    Applying it twice multiplies by d (:math:`H_d H_d = d I`); ``H / sqrt(d)``
+    is orthogonal. Fastfood and SORF use it as the fast stand-in for a dense
+    Gaussian matrix.
+
+    References
+    ----------
+    Fino, Algazi. Unified matrix treatment of the fast Walsh-Hadamard transform.
+    IEEE Transactions on Computers C-25(11), 1976.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from lsl_lib.fastfood import fwht
+    >>> fwht(np.array([1.0, 0.0, 1.0, 0.0]))
+    array([2., 2., 0., 0.])
+    """
+    _check_fwht_input(a)
+    if resolve_backend(backend) == "numpy":
+        return fwht_numpy(a)
+    fwht_rows(a.reshape(-1, a.shape[-1]))
+    return a
+
+
+# ---------------------------------------------------------------- cos and sin in compiled loops
+
+# Cody-Waite reduction x = k pi/2 + r, |r| <= pi/4: pi/2 split in parts of 33 bits, so that
+# k * part is exact for |k| < 2^20 (fdlibm's e_rem_pio2.c); larger |x| go to libm.
+_PIO2_1 = 1.57079632673412561417e+00
+_PIO2_2 = 6.07710050630396597660e-11
+_PIO2_2T = 2.02226624879595063154e-21  # pi/2 - _PIO2_1 - _PIO2_2, rounded
+_INV_PIO2 = 6.36619772367581382433e-01
+_REDUCTION_LIMIT = 2.0 ** 19 * 1.5707963267948966
+
+
+@jit
+def _cos_sin(x):
+    r"""``(cos(x), sin(x))`` for :math:`|x| \le 2^{19}\pi/2`, in code the compiler vectorises.
+
+    With :math:`x = k\pi/2 + r` (Cody and Waite 1980), :math:`\cos r` and :math:`\sin r`
+    are their Taylor polynomials of degrees 16 and 17 (remainders below 1e-17 on
+    :math:`|r| \le \pi/4`), and the quadrant :math:`k \bmod 4` swaps and negates them.
+    Within 2 ulp of ``np.cos`` and ``np.sin``.
+    """
+    k = math.floor(x * _INV_PIO2 + 0.5)
+    r = ((x - k * _PIO2_1) - k * _PIO2_2) - k * _PIO2_2T
+    z = r * r
+    s = r + r * z * (-1 / 6 + z * (1 / 120 + z * (-1 / 5040 + z * (1 / 362880 + z * (
+        -1 / 39916800 + z * (1 / 6227020800 + z * (-1 / 1307674368000 + z / 355687428096000)))))))
+    c = 1.0 + z * (-1 / 2 + z * (1 / 24 + z * (-1 / 720 + z * (1 / 40320 + z * (-1 / 3628800 + z * (
+        1 / 479001600 + z * (-1 / 87178291200 + z / 20922789888000)))))))
+    quadrant = np.int64(k) & 3
+    if quadrant & 1:  # cos(r + pi/2) = -sin r, sin(r + pi/2) = cos r
+        c, s = s, c
+    if (quadrant + 1) & 2:  # cos < 0 in quadrants 1 and 2
+        c = -c
+    if quadrant & 2:  # sin < 0 in quadrants 2 and 3
+        s = -s
+    return c, s
+
+
+@jit
+def cos_sin_scaled(t, scale, cos_out, sin_out):
+    """``cos_out[j] = scale cos(t[j])`` and ``sin_out[j] = scale sin(t[j])`` (a compiled loop).
+
+    The vectorised :func:`_cos_sin`, then libm for the rare :math:`|t_j|` beyond its range.
+    """
+    for j in range(t.shape[0]):
+        c, s = _cos_sin(np.float64(t[j]))
+        cos_out[j] = scale * c
+        sin_out[j] = scale * s
+    for j in range(t.shape[0]):
+        if abs(t[j]) > _REDUCTION_LIMIT:
+            cos_out[j] = scale * math.cos(t[j])
+            sin_out[j] = scale * math.sin(t[j])
+
+
+@jit
+def cos_scaled(t, scale, out):
+    """``out[j] = scale cos(t[j])`` (a compiled loop; see :func:`cos_sin_scaled`)."""
+    for j in range(t.shape[0]):
+        out[j] = scale * _cos_sin(np.float64(t[j]))[0]
+    for j in range(t.shape[0]):
+        if abs(t[j]) > _REDUCTION_LIMIT:
+            out[j] = scale * math.cos(t[j])
+
+
+# ---------------------------------------------------------------- Fastfood
+
+def fastfood_project_numpy(X, B, P, G, S, out):
+    r"""The Fastfood projections :math:`V x` of the rows of X, numpy reference.
+
+    For each block: pad X with zeros to d' columns times B, :func:`fwht`, permute
+    (:math:`(\Pi u)_k = u_{P_k}`), times G, :func:`fwht`, times S, written into the
+    block's d' columns of ``out``.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n, d)
+    B, G : ndarray of shape (n_blocks, d')
+        The diagonals of B (entries +-1) and G, in the dtype of ``out``.
+    P : ndarray of shape (n_blocks, d'), int
+        The permutations.
+    S : ndarray of shape (n_blocks, d')
+        The diagonal of S already divided by :math:`\sigma\sqrt{d'}`.
+    out : ndarray of shape (n, n_blocks * d')
+        Receives :math:`(V x_i)_j` (may be a view of a wider array).
+    """
+    n, d = X.shape
+    n_blocks, d_padded = B.shape
+    padded = np.empty((n, d_padded), dtype=out.dtype)
+    for b in range(n_blocks):
+        np.multiply(X, B[b, :d], out=padded[:, :d])
+        padded[:, d:] = 0.0
+        fwht_numpy(padded)
+        mixed = np.take(padded, P[b], axis=1)
+        mixed *= G[b]
+        fwht_numpy(mixed)
+        np.multiply(mixed, S[b], out=out[:, b * d_padded:(b + 1) * d_padded])
+    return out
+
+
+@jit
+def fastfood_numba(X, B, P, G, S, offsets, scale, out):
+    r"""Fastfood features of every row of X, in one compiled loop.
+
+    Per row and block, the steps of :func:`fastfood_project_numpy` fused in two
+    buffers of d' entries, the projections kept in a buffer of m entries; then
+    ``out[i] = scale [cos(Vx), sin(Vx)]`` (``offsets`` empty: the sin-cos variant)
+    or ``out[i] = scale cos(Vx + offsets)``. The projections are rounded to the dtype
+    of ``out`` as on the numpy path, so both give the same numbers (the
+    trigonometric functions, :func:`cos_sin_scaled`, are within 2 ulp of numpy's).
+    """
+    n, d = X.shape
+    n_blocks, d_padded = B.shape
+    m = n_blocks * d_padded
+    padded = np.empty(d_padded, dtype=out.dtype)
+    mixed = np.empty(d_padded, dtype=out.dtype)
+    projection = np.empty(m, dtype=out.dtype)
+    for i in range(n):
+        for b in range(n_blocks):
+            for k in range(d):
+                padded[k] = X[i, k] * B[b, k]
+            padded[d:] = 0.0
+            fwht_row(padded)
+            for k in range(d_padded):
+                mixed[k] = padded[P[b, k]] * G[b, k]
+            fwht_row(mixed)
+            start = b * d_padded
+            for k in range(d_padded):
+                projection[start + k] = mixed[k] * S[b, k]
+        if offsets.shape[0] == 0:
+            cos_sin_scaled(projection, scale, out[i, :m], out[i, m:])
+        else:
+            for j in range(m):
+                projection[j] += offsets[j]
+            cos_scaled(projection, scale, out[i])
+
+
+def next_power_of_two(d):
+    """The smallest power of two >= d (d >= 1)."""
+    return 1 << (int(d) - 1).bit_length()
+
+
+class Fastfood(TransformerMixin, BaseEstimator):
+    r"""Fastfood random features for the Gaussian kernel, in :math:`O(D \log d)` time.
+
+    Random Fourier features :math:`z(x) = \sqrt{1/m}\,[\cos(Wx), \sin(Wx)]` with
+    :math:`W \sim N(0, \sigma^{-2} I)`, :math:`\sigma = 1/\sqrt{2\gamma}`, estimate
+    :math:`k(x, y) = \exp(-\gamma\|x - y\|^2)` without bias, but the dense :math:`m \times d`
+    matrix W costs :math:`O(md)` memory and time per example. Fastfood stacks
+    :math:`m/d'` independent blocks
+
+    .. math::
+
+        V = \frac{1}{\sigma\sqrt{d'}}\, S H G \Pi H B, \qquad
+        \|v_i\|^2 = \frac{s_i^2}{\sigma^2},
+
+    with x padded with zeros to :math:`d'`, the next power of two :math:`\ge d`;
+    :math:`H` the unnormalised Walsh-Hadamard matrix (:func:`fwht`), :math:`B` a
+    diagonal of random signs, :math:`\Pi` a random permutation, :math:`G` a diagonal of
+    standard normals, and :math:`S` a diagonal of lengths :math:`s_i \sim \chi(d')`
+    divided by :math:`\|G\|_F`. Given :math:`\Pi` and :math:`B`, row i of
+    :math:`HG\Pi HB`, :math:`\sum_k H_{ik} G_{kk} (\Pi HB)_k`, combines independent
+    normals along orthogonal rows of squared norm :math:`d'`: it is :math:`N(0, d' I)`,
+    its direction uniform and its squared norm exactly :math:`d'\|G\|_F^2`. S replaces
+    that norm by :math:`s_i\sqrt{d'}`, and :math:`s_i \sim \chi(d')` is the length of a
+    standard normal vector of :math:`d'` entries: every row of V is distributed as
+    :math:`N(0, \sigma^{-2} I_{d'})`, a row of W, and the kernel estimate stays unbiased.
+    The rows of one block are not independent, which makes the variance somewhat
+    larger than with W (Le et al. bound the excess, which shrinks as d' grows).
+
+    Parameters
+    ----------
+    n_components : int, default=100
+        D, the output width. The number of frequencies m (D/2 for ``'sincos'``, D for
+        ``'cos'``) must be a multiple of d'.
+    gamma : float or None, default=None
+        Kernel width :math:`\gamma > 0`; ``None`` is 1/d.
+    variant : {'sincos', 'cos'}, default='sincos'
+        ``'sincos'``: :math:`z(x) = \sqrt{1/m}\,[\cos(Vx), \sin(Vx)]`, m = D/2 (D even);
+        ``'cos'``: :math:`z(x) = \sqrt{2/D}\cos(Vx + b)`, m = D, :math:`b \sim U[0, 2\pi)`.
+    dtype : {np.float64, np.float32}, default=np.float64
+        The dtype of the output; the projections are computed in it.
+    backend : {'auto', 'numba', 'numpy'}, default='auto'
+        Compiled loop (:func:`fastfood_numba`) or numpy reference
+        (:func:`fastfood_project_numpy`); the same numbers either way.
+    random_state : int, numpy.random.Generator or None, default=None
+
+    Attributes
+    ----------
+    gamma_ : float
+        The :math:`\gamma` used.
+    n_features_in_ : int
+        d.
+    n_padded_ : int
+        d', the next power of two :math:`\ge d`.
+    B_ : ndarray of shape (n_blocks, d'), float64
+        Diagonals of B (+-1), one row per block; n_blocks = m/d'.
+    P_ : ndarray of shape (n_blocks, d'), int64
+        Permutations: :math:`(\Pi u)_k = u_{P_k}`.
+    G_ : ndarray of shape (n_blocks, d'), float64
+        Diagonals of G.
+    S_ : ndarray of shape (n_blocks, d'), float64
+        Diagonals of S, :math:`s_i / \|G\|_F`.
+    offsets_ : ndarray of shape (D,), float64
+        The phases b (``variant='cos'`` only).
+
+    See Also
+    --------
+    lsl_lib.random_features.RandomFourierFeatures : the dense W, :math:`O(Dd)`.
+    lsl_lib.random_features.OrthogonalRandomFeatures : SORF, another structured W.
+    sklearn_extra.kernel_approximation.Fastfood : scikit-learn-extra's version.
+
+    Notes
+    -----
+    Memory is :math:`O(D)` (four numbers per frequency, five with the phases), never
+    a dense D x d matrix.
+    ``transform`` costs :math:`O(D \log d')` per example; the numpy path works on
+    chunks of rows so that its temporary arrays stay below ``BLOCK_ELEMENTS``
+    entries, the compiled path on one row at a time.
+    Fastfood needs d >= 2 (with d = 1 there is nothing to mix: use random Fourier
+    features).
+
+    References
+    ----------
+    Le, Sarlós, Smola. Fastfood — approximating kernel expansions in loglinear time.
+    ICML 2013.
+
+    Rahimi, Recht. Random features for large-scale kernel machines. NIPS 2007.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from lsl_lib.fastfood import Fastfood
+    >>> from lsl_lib.kernels import kernel_matrix
+    >>> X = np.random.default_rng(0).normal(size=(100, 8))
+    >>> Z = Fastfood(n_components=4096, gamma=0.1, random_state=0).fit_transform(X)
+    >>> Z.shape
+    (100, 4096)
+    >>> bool(np.abs(Z @ Z.T - kernel_matrix(X, gamma=0.1)).max() < 0.1)
+    True
+    """
+
+    kernel = "gaussian"
+
+    _parameter_constraints = {
+        "n_components": [Interval(Integral, 1, None, closed="left")],
+        "gamma": _KERNEL_CONSTRAINTS["gamma"],
+        "variant": [StrOptions(set(VARIANTS))],
+        "dtype": [Options(type, set(DTYPES))],
+        **{k: ITERATIVE_CONSTRAINTS[k] for k in ("backend", "random_state")},
+    }
+
+    def __init__(self, n_components=100, gamma=None, variant="sincos", dtype=np.float64,
+                 backend="auto", random_state=None):
+        self.n_components = n_components
+        self.gamma = gamma
+        self.variant = variant
+        self.dtype = dtype
+        self.backend = backend
+        self.random_state = random_state
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y=None):
+        """Draw B, Π, G and S for the d features of X (X itself is not used further)."""
+        X = validate_data(self, X, dtype=DTYPES)
+        d = X.shape[1]
+        if d < 2:
+            raise ValueError(f"Fastfood needs at least 2 features (X has n_features = {d}).")
+        d_padded = next_power_of_two(d)
+        D = self.n_components
+        if self.variant == "sincos" and D % 2:
+            raise ValueError(f"n_components must be even with variant='sincos' "
+                             f"(a cos and a sin per frequency), got n_components={D}.")
+        m = D // 2 if self.variant == "sincos" else D
+        if m % d_padded:
+            per = 2 * d_padded if self.variant == "sincos" else d_padded
+            raise ValueError(
+                f"n_components={D} gives m={m} frequencies, which must be a multiple of "
+                f"d'={d_padded} (n_features={d} padded to a power of two): use a multiple "
+                f"of {per} for n_components with variant={self.variant!r}.")
+        self.gamma_ = check_kernel_params("gaussian", self.gamma, n_features=d)[1]
+        self.n_padded_ = d_padded
+        rng = check_random_state(self.random_state)
+        shape = (m // d_padded, d_padded)
+        self.B_ = rng.choice([-1.0, 1.0], size=shape)
+        self.P_ = rng.permuted(np.broadcast_to(np.arange(d_padded), shape), axis=1)
+        self.G_ = rng.standard_normal(shape)
+        lengths = np.sqrt(rng.chisquare(d_padded, size=shape))
+        self.S_ = lengths / np.linalg.norm(self.G_, axis=1, keepdims=True)
+        if self.variant == "cos":
+            self.offsets_ = rng.uniform(0.0, 2 * np.pi, size=m)
+        return self
+
+    def transform(self, X):
+        """The features :math:`z(x)` of the rows of X, shape (n, n_components)."""
+        check_is_fitted(self)
+        X = validate_data(self, X, dtype=DTYPES, reset=False)
+        dtype = np.dtype(self.dtype)
+        X = np.ascontiguousarray(X, dtype=dtype)
+        sigma = 1.0 / np.sqrt(2.0 * self.gamma_)
+        factors = (self.B_.astype(dtype), self.P_, self.G_.astype(dtype),
+                   (self.S_ / (sigma * np.sqrt(self.n_padded_))).astype(dtype))
+        m = self.B_.size
+        scale = np.sqrt(1.0 / m) if self.variant == "sincos" else np.sqrt(2.0 / m)
+        offsets = (self.offsets_ if self.variant == "cos" else np.empty(0)).astype(dtype)
+        Z = np.empty((X.shape[0], self.n_components), dtype=dtype)
+        if resolve_backend(self.backend) == "numba":
+            fastfood_numba(X, *factors, offsets, scale, Z)
+            return Z
+        rows = max(1, BLOCK_ELEMENTS // (2 * self.n_padded_))
+        for start in range(0, X.shape[0], rows):
+            chunk = Z[start:start + rows]
+            projection = fastfood_project_numpy(X[start:start + rows], *factors, chunk[:, :m])
+            if self.variant == "sincos":
+                np.sin(projection, out=chunk[:, m:])
+                np.cos(projection, out=projection)
+            else:
+                projection += offsets
+                np.cos(projection, out=projection)
+        Z *= scale
+        return Z
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.transformer_tags.preserves_dtype = [np.dtype(self.dtype).name]
+        return tags

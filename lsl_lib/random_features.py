@@ -1,0 +1,500 @@
+r"""Random Fourier features, orthogonal random features (ORF, SORF), and their error.
+
+**Bochner's theorem.** A continuous shift-invariant kernel with :math:`k(0) = 1` is
+positive definite exactly when it is the characteristic function of a probability
+density p, :math:`k(x - y) = \mathbb{E}_{w \sim p}[\cos(w^\top (x - y))]`; so averaging
+:math:`\cos(w_i^\top(x - y))` over frequencies :math:`w_i \sim p` is an unbiased estimate of k.
+
+The kernels of :mod:`lsl_lib.kernels` and their frequency densities p:
+
+=============  ===========================================  ==========================================
+``kernel``     :math:`k(\delta)`                            frequencies :math:`w \sim p`
+=============  ===========================================  ==========================================
+``gaussian``   :math:`\exp(-\gamma\|\delta\|_2^2)`          :math:`\mathcal N(0, 2\gamma I)`
+``laplacian``  :math:`\exp(-\gamma\|\delta\|_1)`            i.i.d. Cauchy, scale :math:`\gamma`
+``cauchy``     :math:`\prod_j 1/(1 + \gamma\delta_j^2)`     i.i.d. Laplace, scale :math:`\sqrt\gamma`
+=============  ===========================================  ==========================================
+
+Two feature maps turn m frequencies (the columns of :math:`W \in \mathbb R^{d\times m}`)
+into an output of width D with :math:`z(x)^\top z(y) \approx k(x, y)`:
+
+.. math::
+
+    \text{'sincos'}: \; z(x) = \sqrt{1/m}\,\big[\cos(W^\top x), \sin(W^\top x)\big],
+    \; D = 2m; \qquad
+    \text{'cos'}: \; z(x) = \sqrt{2/D}\,\cos(W^\top x + b), \; b_i \sim U[0, 2\pi),\; D = m.
+
+Both are unbiased; at equal D the sin-cos map has the lower variance (Sutherland and
+Schneider 2015), :math:`(1 + k(2\delta) - 2k(\delta)^2)/D` against
+:math:`(1 + k(2\delta)/2 - k(\delta)^2)/D`.
+
+**Orthogonal random features** (Yu et al. 2016) keep the Gaussian kernel's marginal
+:math:`w_i \sim \mathcal N(0, I/\sigma^2)`, :math:`\sigma = 1/\sqrt{2\gamma}`, but make the
+frequencies of each block of d orthogonal, :math:`W_b^\top = \sigma^{-1} S Q` (Q Haar
+orthogonal, S a diagonal of independent :math:`\chi(d)` lengths): negatively correlated
+terms, a lower variance. SORF replaces S Q by the structured
+:math:`\sqrt{d'}\, H D_1 H D_2 H D_3` (H the normalised Walsh-Hadamard matrix, :math:`D_i`
+random signs, d padded to the power of two d'), applied in :math:`O(d \log d)`.
+
+References
+----------
+Rahimi, Recht. Random features for large-scale kernel machines. NIPS 2007.
+
+Sutherland, Schneider. On the error of random Fourier features. UAI 2015.
+
+Yu, Suresh, Choromanski, Holtmann-Rice, Kumar. Orthogonal random features. NIPS 2016.
+"""
+from numbers import Integral
+
+import numpy as np
+from sklearn.base import BaseEstimator, TransformerMixin, _fit_context
+from sklearn.exceptions import NotFittedError
+from sklearn.utils._param_validation import Interval, Options, StrOptions
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from lsl_lib._core.random import check_random_state
+from lsl_lib._core.validation import ITERATIVE_CONSTRAINTS
+from lsl_lib.fastfood import fwht
+from lsl_lib.kernels import _KERNEL_CONSTRAINTS, check_kernel_params, kernel_matrix
+
+VARIANTS = ("sincos", "cos")
+#: The kernels with a frequency density in this module (the shift-invariant ones).
+RFF_KERNELS = ("gaussian", "laplacian", "cauchy")
+
+_FEATURE_CONSTRAINTS = {
+    "n_components": [Interval(Integral, 1, None, closed="left")],
+    "gamma": _KERNEL_CONSTRAINTS["gamma"],
+    "variant": [StrOptions(set(VARIANTS))],
+    "dtype": [Options(type, {np.float32, np.float64})],
+    "random_state": ITERATIVE_CONSTRAINTS["random_state"],
+}
+
+
+def n_frequencies(n_components, variant):
+    """The number m of frequencies behind an output of width D = ``n_components``:
+    D/2 for 'sincos' (a cos and a sin per frequency), D for 'cos'."""
+    if variant == "cos":
+        return n_components
+    if n_components % 2:
+        raise ValueError(f"n_components must be even with variant='sincos' (a cos and a sin "
+                         f"per frequency), got n_components={n_components}.")
+    return n_components // 2
+
+
+def draw_frequencies(kernel, gamma, n_features, n_freq, rng):
+    """m frequencies from the density of ``kernel`` (see the module's table), in float64.
+
+    Returns
+    -------
+    W : ndarray of shape (n_features, n_freq)
+        One frequency per column.
+    """
+    shape = (n_features, n_freq)
+    if kernel == "gaussian":
+        return rng.normal(scale=np.sqrt(2.0 * gamma), size=shape)
+    if kernel == "laplacian":
+        return gamma * rng.standard_cauchy(size=shape)
+    return rng.laplace(scale=np.sqrt(gamma), size=shape)  # cauchy
+
+
+def draw_orthogonal_frequencies(n_features, n_freq, sigma, rng):
+    r"""ORF's frequencies: independent blocks :math:`W_b^\top = \sigma^{-1} S Q`, in float64.
+
+    Q is Haar-distributed: the Q of the QR decomposition of a Gaussian matrix, its columns'
+    signs fixed so that R has a positive diagonal (Mezzadri 2007). S scales row i of Q by
+    its own :math:`s_i \sim \chi(d)`, the length of a Gaussian vector, so that each row of
+    :math:`W_b^\top` is :math:`\mathcal N(0, I/\sigma^2)` on its own.
+
+    Returns
+    -------
+    W : ndarray of shape (n_features, n_freq)
+        Column block b (of d columns) holds :math:`W_b`; ``n_freq`` is a multiple of d.
+    """
+    d = n_features
+    W = np.empty((d, n_freq))
+    for start in range(0, n_freq, d):
+        Q, R = np.linalg.qr(rng.standard_normal((d, d)))
+        Q *= np.sign(np.diag(R))
+        lengths = np.sqrt(rng.chisquare(d, size=d))
+        W[:, start:start + d] = (lengths[:, None] * Q).T / sigma
+    return W
+
+
+def sorf_projections(X, signs, scale):
+    r"""The SORF projections :math:`W^\top x` of every row of X, by three :func:`fwht`.
+
+    Per block, :math:`W_b^\top x = c\, H D_1 H D_2 H D_3 \tilde x` with H the
+    unnormalised Walsh-Hadamard matrix, :math:`\tilde x` the row padded with zeros to d',
+    and :math:`c = \sqrt{d'}/(\sigma d'^{3/2})` (three normalisations :math:`1/\sqrt{d'}`).
+
+    Parameters
+    ----------
+    X : ndarray of shape (n, d), float32 or float64
+    signs : ndarray of shape (n_blocks, 3, d')
+        :math:`D_1, D_2, D_3` of each block, entries :math:`\pm 1`, X's dtype.
+    scale : float
+        c.
+
+    Returns
+    -------
+    P : ndarray of shape (n, n_blocks * d')
+        Column ``b * d' + i`` is row i of block b applied to X; C-contiguous.
+    """
+    n, d = X.shape
+    n_blocks, _, d_pad = signs.shape
+    P = np.zeros((n, n_blocks, d_pad), dtype=X.dtype)
+    np.multiply(X[:, None, :], signs[None, :, 2, :d], out=P[:, :, :d])
+    fwht(P)
+    P *= signs[:, 1]
+    fwht(P)
+    P *= scale * signs[:, 0]
+    fwht(P)
+    return P.reshape(n, n_blocks * d_pad)
+
+
+class _FourierFeatures(TransformerMixin, BaseEstimator):
+    """What RFF, ORF and SORF share: the trig map of the projections, the tags."""
+
+    def _project(self, X, out):
+        """Write the projections :math:`XW` into ``out`` (shape (n, m)) and return the
+        array that holds them (``out`` unless the subclass cannot use it)."""
+        return np.matmul(X, self.frequencies_, out=out)
+
+    def transform(self, X):
+        """The random features of X, shape (n_samples, n_components), of type ``dtype``."""
+        check_is_fitted(self)
+        X = validate_data(self, X, dtype=self.dtype, reset=False)
+        n, m = X.shape[0], self.n_frequencies_
+        if self.variant == "cos":
+            Z = self._project(X, np.empty((n, m), dtype=self.dtype))
+            Z += self.offsets_
+            np.cos(Z, out=Z)
+            Z *= np.sqrt(2.0 / m)
+            return Z
+        Z = np.empty((n, 2 * m), dtype=self.dtype)
+        P = self._project(X, Z[:, m:])
+        np.cos(P, out=Z[:, :m])
+        np.sin(P, out=Z[:, m:])
+        Z *= np.sqrt(1.0 / m)
+        return Z
+
+    def _draw_offsets(self, rng):
+        if self.variant == "cos":
+            self.offsets_ = rng.uniform(0.0, 2.0 * np.pi, size=self.n_frequencies_).astype(
+                self.dtype)
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.transformer_tags.preserves_dtype = [np.dtype(self.dtype).name]
+        return tags
+
+
+class RandomFourierFeatures(_FourierFeatures):
+    r"""Random Fourier features (Rahimi and Recht 2007) of a shift-invariant kernel.
+
+    Draws m frequencies :math:`w_i` from the density p of the kernel (Bochner's theorem;
+    see :mod:`lsl_lib.random_features`) and maps
+
+    .. math::
+
+        \text{'sincos'}: \; z(x) = \sqrt{\tfrac1m}\big[\cos(w_i^\top x)_{i\le m},
+        \sin(w_i^\top x)_{i\le m}\big], \qquad
+        \text{'cos'}: \; z(x) = \sqrt{\tfrac2D}\big[\cos(w_i^\top x + b_i)\big]_{i\le D},
+
+    so that :math:`\mathbb E[z(x)^\top z(y)] = k(x, y)`: in the sin-cos form
+    :math:`z(x)^\top z(y) = \frac1m\sum_i \cos(w_i^\top(x - y))`, an average of m i.i.d.
+    terms with mean :math:`k(x - y)`.
+
+    Parameters
+    ----------
+    n_components : int, default=100
+        D, the output width: m = D/2 frequencies for 'sincos' (D must be even), m = D
+        for 'cos'.
+    kernel : {'gaussian', 'laplacian', 'cauchy'}, default='gaussian'
+        The kernel, as in :mod:`lsl_lib.kernels`.
+    gamma : float > 0, default=None
+        Kernel width; ``None`` is 1/d.
+    variant : {'sincos', 'cos'}, default='sincos'
+        Cos and sin of the same frequencies (the lower variance at equal D), or cos with a
+        random phase (scikit-learn's ``RBFSampler``).
+    dtype : {numpy.float64, numpy.float32}, default=numpy.float64
+        Type of the output; X @ W and the trig functions are computed in it.
+    random_state : None, int or numpy.random.Generator, default=None
+        Seeds the frequencies and phases, drawn in float64 (the same numbers for both
+        dtypes).
+
+    Attributes
+    ----------
+    frequencies_ : ndarray of shape (n_features, m), ``dtype``
+        W, one frequency per column.
+    offsets_ : ndarray of shape (m,), ``dtype``
+        The phases b ('cos' only).
+    n_frequencies_ : int
+        m.
+    gamma_ : float
+        The kernel width used.
+    n_features_in_ : int
+
+    See Also
+    --------
+    OrthogonalRandomFeatures : orthogonal frequencies, a lower variance (Gaussian kernel).
+    sklearn.kernel_approximation.RBFSampler : the 'cos' variant of the Gaussian kernel.
+    kernel_approximation_error : how far :math:`ZZ^\top` is from K.
+
+    Notes
+    -----
+    Each term is bounded, so the estimate concentrates at rate :math:`1/\sqrt m`; its
+    variance at :math:`\delta = x - y` is (Sutherland and Schneider 2015)
+
+    .. math::
+
+        \operatorname{Var}_{\text{sincos}} = \frac{1 + k(2\delta) - 2k(\delta)^2}{D},
+        \qquad
+        \operatorname{Var}_{\text{cos}} = \frac{1 + \frac12 k(2\delta) - k(\delta)^2}{D}.
+
+    Cost: O(nmd) for the projections and O(nD) trig evaluations; memory O(md).
+
+    References
+    ----------
+    Rahimi, Recht. Random features for large-scale kernel machines. NIPS 2007.
+
+    Sutherland, Schneider. On the error of random Fourier features. UAI 2015.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from lsl_lib.random_features import RandomFourierFeatures
+    >>> from lsl_lib.kernels import kernel_matrix
+    >>> X = np.random.default_rng(0).normal(size=(5, 3))
+    >>> Z = RandomFourierFeatures(n_components=20000, gamma=0.5, random_state=0).fit_transform(X)
+    >>> Z.shape, bool(np.abs(Z @ Z.T - kernel_matrix(X, gamma=0.5)).max() < 0.03)
+    ((5, 20000), True)
+    """
+
+    _parameter_constraints = {**_FEATURE_CONSTRAINTS,
+                              "kernel": [StrOptions(set(RFF_KERNELS))]}
+
+    def __init__(self, n_components=100, kernel="gaussian", gamma=None, variant="sincos",
+                 dtype=np.float64, random_state=None):
+        self.n_components = n_components
+        self.kernel = kernel
+        self.gamma = gamma
+        self.variant = variant
+        self.dtype = dtype
+        self.random_state = random_state
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y=None):
+        """Draw the frequencies (and phases); only X's width is used."""
+        X = validate_data(self, X, dtype=[np.float64, np.float32])
+        m = n_frequencies(self.n_components, self.variant)
+        _, self.gamma_, _, _ = check_kernel_params(self.kernel, self.gamma,
+                                                   n_features=X.shape[1])
+        rng = check_random_state(self.random_state)
+        self.n_frequencies_ = m
+        self.frequencies_ = draw_frequencies(self.kernel, self.gamma_, X.shape[1], m,
+                                             rng).astype(self.dtype)
+        self._draw_offsets(rng)
+        return self
+
+
+class OrthogonalRandomFeatures(_FourierFeatures):
+    r"""Orthogonal random features, ORF and SORF (Yu et al. 2016), of the Gaussian kernel.
+
+    The frequencies come in independent blocks of d (padded: d') orthogonal ones:
+
+    .. math::
+
+        \text{ORF}: \; W_b^\top = \frac1\sigma S Q, \qquad
+        \text{SORF}: \; W_b^\top = \frac{\sqrt{d'}}{\sigma} H D_1 H D_2 H D_3,
+        \qquad \sigma = \frac{1}{\sqrt{2\gamma}},
+
+    with Q a Haar-distributed orthogonal matrix, S diagonal with independent
+    :math:`\chi(d)` entries (each row then has the length of a Gaussian vector), H the
+    normalised Walsh-Hadamard matrix :math:`H_{d'}/\sqrt{d'}` and :math:`D_i` diagonals of
+    random signs. The features are those of :class:`RandomFourierFeatures`.
+
+    Parameters
+    ----------
+    n_components : int, default=100
+        D, the output width. The number of frequencies m (D/2 for 'sincos', D for 'cos')
+        must be a multiple of d (ORF) or of d', the power of two at or above d (SORF).
+    gamma : float > 0, default=None
+        Width of :math:`\exp(-\gamma\|x - y\|^2)`; ``None`` is 1/d.
+    structured : bool, default=False
+        False: ORF, a dense W (QR per block, O(d^2) per row of output). True: SORF, W
+        applied by three fast Walsh-Hadamard transforms (O(d' log d') per block, memory O(D)).
+    variant : {'sincos', 'cos'}, default='sincos'
+        As in :class:`RandomFourierFeatures`.
+    dtype : {numpy.float64, numpy.float32}, default=numpy.float64
+        Type of the output and of the computation.
+    random_state : None, int or numpy.random.Generator, default=None
+        Seeds W (and the phases), drawn in float64.
+
+    Attributes
+    ----------
+    kernel : str
+        ``'gaussian'`` (a class attribute: the only kernel approximated).
+    frequencies_ : ndarray of shape (n_features, m), ``dtype``
+        ORF's W, one frequency per column, block b in columns ``b*d`` to ``(b+1)*d``
+        (ORF only).
+    signs_ : ndarray of shape (m / d', 3, d'), ``dtype``
+        SORF's :math:`D_1, D_2, D_3` of each block (SORF only).
+    n_padded_ : int
+        d' (SORF only).
+    offsets_ : ndarray of shape (m,), ``dtype``
+        The phases ('cos' only).
+    n_frequencies_ : int
+        m.
+    gamma_ : float
+    n_features_in_ : int
+
+    See Also
+    --------
+    RandomFourierFeatures : i.i.d. frequencies, any shift-invariant kernel of the course.
+    lsl_lib.fastfood.Fastfood : another structured stand-in for a Gaussian W.
+
+    Notes
+    -----
+    Within a block, the terms :math:`\cos(w_i^\top\delta)` are negatively correlated, so
+    the variance drops below RFF's (Yu et al., Theorem 1): with m = d frequencies (one
+    block, the sin-cos map) and :math:`z = \|\delta\|/\sigma`,
+    :math:`\operatorname{Var}_{ORF} = \operatorname{Var}_{RFF}
+    - \frac{d-1}{d}\,\frac{e^{-z^2} z^4}{2d} + O(1/d^2)`, the expansion in 1/d of
+
+    .. math::
+
+        \operatorname{Var}_{ORF} = \frac{(1 - e^{-z^2})^2}{2d}
+        + \frac{d-1}{d}\Big({}_1F_1\big(d; \tfrac d2; -\tfrac{z^2}{2}\big) - e^{-z^2}\Big),
+
+    the second term being the covariance of two terms of a block
+    (:math:`w_1^\top\delta \pm w_2^\top\delta` has the law of a :math:`\chi(2d)` length
+    times a coordinate of a uniform unit vector). ORF is unbiased; SORF, whose rows all
+    have the length :math:`\sqrt{d'}/\sigma`, has a bias that vanishes as d grows
+    (Yu et al., Theorem 3).
+
+    References
+    ----------
+    Yu, Suresh, Choromanski, Holtmann-Rice, Kumar. Orthogonal random features. NIPS 2016.
+
+    Mezzadri. How to generate random matrices from the classical compact groups.
+    Notices of the AMS 54(5), 2007.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from lsl_lib.random_features import OrthogonalRandomFeatures
+    >>> X = np.random.default_rng(0).normal(size=(4, 8))
+    >>> orf = OrthogonalRandomFeatures(n_components=32, random_state=0).fit(X)
+    >>> W = orf.frequencies_[:, :8]  # one block: orthogonal frequencies
+    >>> bool(np.allclose(W.T @ W, np.diag(np.diag(W.T @ W))))
+    True
+    >>> OrthogonalRandomFeatures(n_components=32, structured=True).fit_transform(X).shape
+    (4, 32)
+    """
+
+    kernel = "gaussian"
+
+    _parameter_constraints = {**_FEATURE_CONSTRAINTS, "structured": ["boolean"]}
+
+    def __init__(self, n_components=100, gamma=None, structured=False, variant="sincos",
+                 dtype=np.float64, random_state=None):
+        self.n_components = n_components
+        self.gamma = gamma
+        self.structured = structured
+        self.variant = variant
+        self.dtype = dtype
+        self.random_state = random_state
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y=None):
+        """Draw the orthogonal blocks (and phases); only X's width is used."""
+        X = validate_data(self, X, dtype=[np.float64, np.float32])
+        d = X.shape[1]
+        if d < 2:
+            raise ValueError(f"{type(self).__name__} needs X with at least 2 features (a "
+                             f"block of orthogonal frequencies), got n_features={d}.")
+        m = n_frequencies(self.n_components, self.variant)
+        block = 1 << (d - 1).bit_length() if self.structured else d
+        if m % block:
+            what = f"d'={block}, the power of two at or above d={d}" if self.structured \
+                else f"d={d}"
+            per = 2 if self.variant == "sincos" else 1
+            raise ValueError(
+                f"n_components={self.n_components} gives m={m} frequencies with "
+                f"variant={self.variant!r}; m must be a multiple of {what} (whole blocks), "
+                f"e.g. n_components={per * block * max(1, round(m / block))}.")
+        _, self.gamma_, _, _ = check_kernel_params("gaussian", self.gamma, n_features=d)
+        rng = check_random_state(self.random_state)
+        self.n_frequencies_ = m
+        sigma = 1.0 / np.sqrt(2.0 * self.gamma_)
+        if self.structured:
+            self.n_padded_ = block
+            self.signs_ = np.where(rng.random((m // block, 3, block)) < 0.5, -1.0,
+                                   1.0).astype(self.dtype)
+        else:
+            self.frequencies_ = draw_orthogonal_frequencies(d, m, sigma, rng).astype(self.dtype)
+        self._draw_offsets(rng)
+        return self
+
+    def _project(self, X, out):
+        if not self.structured:
+            return super()._project(X, out)
+        d_pad = self.n_padded_
+        sigma = 1.0 / np.sqrt(2.0 * self.gamma_)
+        return sorf_projections(X, self.signs_, 1.0 / (sigma * d_pad))
+
+
+def kernel_approximation_error(transformer, X, kernel=None, gamma=None, degree=None,
+                               coef0=None):
+    r"""How well a feature map's :math:`\hat K = Z Z^\top` approximates the kernel matrix K.
+
+    .. math::
+
+        \frac{\|\hat K - K\|_F}{\|K\|_F}, \qquad \max_{ij} |\hat K_{ij} - K_{ij}|,
+        \qquad \frac{1}{n^2}\sum_{ij} (\hat K_{ij} - K_{ij})^2,
+
+    with :math:`Z` = ``transformer.transform(X)`` and K from
+    :func:`lsl_lib.kernels.kernel_matrix` (float64, exact).
+
+    Parameters
+    ----------
+    transformer : a scikit-learn transformer
+        Fitted on X first if it is not fitted yet.
+    X : array-like of shape (n, d)
+    kernel : str, default=None
+        ``None`` is ``transformer.kernel`` (``'gaussian'`` when it has none).
+    gamma : float, default=None
+        ``None`` is ``transformer.gamma_`` (``None``, i.e. 1/d, when it has none).
+    degree, coef0 : default=None
+        Of the polynomial kernel; ``None`` is the transformer's own (3 and 1.0 when it
+        has none).
+
+    Returns
+    -------
+    errors : dict
+        ``relative_frobenius``, ``max_absolute``, ``mean_squared`` (floats).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from lsl_lib.random_features import RandomFourierFeatures, kernel_approximation_error
+    >>> X = np.random.default_rng(0).normal(size=(100, 5))
+    >>> err = kernel_approximation_error(RandomFourierFeatures(2000, random_state=0), X)
+    >>> sorted(err), round(err["relative_frobenius"], 2)
+    (['max_absolute', 'mean_squared', 'relative_frobenius'], 0.06)
+    """
+    try:
+        check_is_fitted(transformer)
+    except NotFittedError:
+        transformer.fit(X)
+    Z = np.asarray(transformer.transform(X), dtype=np.float64)
+    K = kernel_matrix(
+        X, kernel=getattr(transformer, "kernel", "gaussian") if kernel is None else kernel,
+        gamma=getattr(transformer, "gamma_", None) if gamma is None else gamma,
+        degree=getattr(transformer, "degree", 3) if degree is None else degree,
+        coef0=getattr(transformer, "coef0", 1.0) if coef0 is None else coef0)
+    E = Z @ Z.T - K
+    return {"relative_frobenius": float(np.linalg.norm(E) / np.linalg.norm(K)),
+            "max_absolute": float(np.abs(E).max()),
+            "mean_squared": float(np.mean(E * E))}

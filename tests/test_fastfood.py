@@ -1,0 +1,349 @@
+"""Fastfood: the Walsh-Hadamard transform is scipy's Hadamard matrix, the two paths agree,
+the features are built as the paper says and estimate the Gaussian kernel without bias,
+and the transformer keeps scikit-learn's contract and rejects bad input first."""
+import numpy as np
+import pytest
+import scipy.linalg
+from sklearn.base import clone
+from sklearn.utils import estimator_checks
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+import lsl_lib.fastfood as ff
+from lsl_lib.fastfood import Fastfood, cos_scaled, cos_sin_scaled, fastfood_project_numpy, fwht
+from lsl_lib.kernels import kernel_matrix
+
+BACKENDS = ["numpy", "numba"]
+SIZES = [1, 2, 4, 8, 32, 128, 1024]
+
+
+def _tolerance(dtype):
+    # float32 accumulates log2(d) roundings of sums of up to d terms of size ~1
+    return dict(rtol=1e-5, atol=1e-4) if dtype == np.float32 else dict(rtol=1e-12, atol=1e-10)
+
+
+# ---------------------------------------------------------------- the Walsh-Hadamard transform
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("d", SIZES)
+def test_fwht_is_multiplication_by_scipy_hadamard(d, dtype, backend):
+    rng = np.random.default_rng(d)
+    X = rng.normal(size=(3, d)).astype(dtype)
+    expected = X.astype(np.float64) @ scipy.linalg.hadamard(d).T
+    rows = X.copy()
+    assert fwht(rows, backend=backend) is rows  # in place, returned
+    assert rows.dtype == dtype
+    np.testing.assert_allclose(rows, expected, **_tolerance(dtype))
+    vector = X[1].copy()
+    fwht(vector, backend=backend)
+    np.testing.assert_allclose(vector, expected[1], **_tolerance(dtype))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("d", SIZES)
+def test_fwht_numpy_equals_numba(d, dtype):
+    X = np.random.default_rng(1).normal(size=(5, d)).astype(dtype)
+    # the same butterflies in a different order: equal up to the rounding of a few sums
+    np.testing.assert_allclose(fwht(X.copy(), "numba"), fwht(X.copy(), "numpy"),
+                               **_tolerance(dtype))
+
+
+def test_fwht_numpy_equals_numba_exactly_on_integers():
+    # integers in float64 have exact sums: any ordering of the butterflies gives the same bits
+    X = np.random.default_rng(2).integers(-1000, 1000, size=(4, 256)).astype(np.float64)
+    np.testing.assert_array_equal(fwht(X.copy(), "numba"), fwht(X.copy(), "numpy"))
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_fwht_twice_is_d_times_the_input(backend):
+    d = 64
+    X = np.random.default_rng(3).normal(size=(7, d))
+    np.testing.assert_allclose(fwht(fwht(X.copy(), backend), backend), d * X, rtol=1e-12,
+                               atol=1e-12)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_fwht_of_a_3d_array_transforms_every_last_axis_row(backend):
+    X = np.random.default_rng(4).normal(size=(2, 3, 16))
+    expected = X @ scipy.linalg.hadamard(16).T
+    np.testing.assert_allclose(fwht(X.copy(), backend), expected, rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("a,error,match", [
+    (np.zeros((2, 3)), ValueError, "power-of-two"),
+    (np.zeros((2, 12)), ValueError, "power-of-two"),
+    (np.zeros((2, 0)), ValueError, "power-of-two"),
+    (np.zeros((8, 8))[:, ::2], ValueError, "C-contiguous"),
+    (np.asfortranarray(np.zeros((8, 4))), ValueError, "C-contiguous"),
+    (np.zeros((2, 8), dtype=np.int64), ValueError, "dtype"),
+    (np.zeros(8, dtype=np.complex128), ValueError, "dtype"),
+    (np.zeros(()), ValueError, "axis"),
+    (np.lib.stride_tricks.as_strided(np.zeros(8), writeable=False), ValueError, "writeable"),
+    ([1.0, 2.0], TypeError, "numpy.ndarray"),
+])
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_fwht_rejects_bad_input_before_compiled_code_runs(a, error, match, backend, monkeypatch):
+    def must_not_run(*args):
+        raise AssertionError("a transform ran on bad input")
+
+    for name in ("fwht_rows", "fwht_row", "fwht_numpy"):
+        monkeypatch.setattr(ff, name, must_not_run)
+    with pytest.raises(error, match=match):
+        fwht(a, backend=backend)
+
+
+def test_fwht_rejects_an_unknown_backend():
+    with pytest.raises(ValueError, match="backend"):
+        fwht(np.zeros(4), backend="cuda")
+
+
+# ---------------------------------------------------------------- cos and sin of the compiled path
+
+def test_compiled_cos_sin_are_within_2_ulp_of_numpy():
+    rng = np.random.default_rng(5)
+    t = np.concatenate([rng.normal(scale=10.0, size=20_000), rng.normal(scale=1e5, size=2000),
+                        np.arange(-400, 400) * (np.pi / 4),  # quadrant boundaries, zeros of cos/sin
+                        [0.0, -0.0, 1e-300, 1e-8, 8e5, 1e6, -3e7, 1e15, 1e300]])  # > 8e5: libm
+    c, s, c_only = np.empty_like(t), np.empty_like(t), np.empty_like(t)
+    cos_sin_scaled(t, 1.0, c, s)
+    cos_scaled(t, 1.0, c_only)
+    for ours, theirs in ((c, np.cos(t)), (s, np.sin(t)), (c_only, np.cos(t))):
+        assert np.all(np.abs(ours - theirs) <= 2 * np.spacing(np.abs(theirs)))
+    c3, s3 = np.empty_like(t), np.empty_like(t)
+    cos_sin_scaled(t, 3.0, c3, s3)
+    np.testing.assert_array_equal(c3, 3.0 * c)  # the scale is one exact-enough product
+    np.testing.assert_array_equal(s3, 3.0 * s)
+
+
+# ---------------------------------------------------------------- Fastfood: the construction
+
+def _dense_V(fastfood):
+    r"""The stacked blocks :math:`V = S H G \Pi H B / (\sigma\sqrt{d'})` as dense matrices."""
+    d_padded = fastfood.n_padded_
+    H = scipy.linalg.hadamard(d_padded)
+    sigma = 1.0 / np.sqrt(2.0 * fastfood.gamma_)
+    blocks = []
+    for B, P, G, S in zip(fastfood.B_, fastfood.P_, fastfood.G_, fastfood.S_):
+        Pi = np.eye(d_padded)[P]  # (Pi u)_k = u_{P_k}
+        blocks.append(np.diag(S) @ H @ np.diag(G) @ Pi @ H @ np.diag(B)
+                      / (sigma * np.sqrt(d_padded)))
+    return np.vstack(blocks)
+
+
+def _projection_matrix(fastfood, n_columns):
+    """V[:, :n_columns] by the transform's projection applied to the identity."""
+    sigma = 1.0 / np.sqrt(2.0 * fastfood.gamma_)
+    out = np.empty((n_columns, fastfood.B_.size))
+    fastfood_project_numpy(np.eye(n_columns), fastfood.B_, fastfood.P_, fastfood.G_,
+                           fastfood.S_ / (sigma * np.sqrt(fastfood.n_padded_)), out)
+    return out.T
+
+
+def test_factors_have_the_papers_shapes_and_laws():
+    d, D = 12, 2 * 16 * 3  # d' = 16, m = 48 frequencies: 3 blocks
+    f = Fastfood(n_components=D, gamma=0.3, random_state=0).fit(np.zeros((4, d)))
+    assert f.n_padded_ == 16 and f.n_features_in_ == d and f.gamma_ == 0.3
+    for name in ("B_", "P_", "G_", "S_"):
+        assert getattr(f, name).shape == (3, 16)  # O(D) memory: no dense D x d matrix
+    assert set(np.unique(f.B_)) == {-1.0, 1.0}
+    np.testing.assert_array_equal(np.sort(f.P_, axis=1), np.tile(np.arange(16), (3, 1)))
+    assert not hasattr(f, "offsets_")
+    assert Fastfood(n_components=48, variant="cos", random_state=0).fit(
+        np.zeros((4, d))).offsets_.shape == (48,)
+    assert Fastfood(gamma=None, n_components=D).fit(np.zeros((4, d))).gamma_ == 1.0 / d
+
+
+def test_projection_is_the_dense_product_and_rows_have_length_s_over_sigma():
+    d = 12
+    f = Fastfood(n_components=2 * 16 * 3, gamma=0.3, random_state=1).fit(np.zeros((4, d)))
+    V = _dense_V(f)
+    np.testing.assert_allclose(_projection_matrix(f, 16), V, rtol=1e-12, atol=1e-12)
+    # ||v_i||^2 = s_i^2 / sigma^2 exactly, with s_i = S_i ||G||_F: the rows of H G Pi H B
+    # have squared norm d' ||G||_F^2
+    s = f.S_ * np.linalg.norm(f.G_, axis=1, keepdims=True)
+    np.testing.assert_allclose(np.sum(V ** 2, axis=1), (s ** 2).ravel() * 2 * 0.3, rtol=1e-12)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("variant", ["sincos", "cos"])
+def test_transform_is_the_trig_map_of_the_dense_projection(variant, backend):
+    d = 12
+    X = np.random.default_rng(2).normal(size=(30, d))
+    f = Fastfood(n_components=2 * 16 * 2 if variant == "sincos" else 32, gamma=0.3,
+                 variant=variant, backend=backend, random_state=3).fit(X)
+    projection = np.hstack([X, np.zeros((30, 4))]) @ _dense_V(f).T
+    m = projection.shape[1]
+    if variant == "sincos":
+        expected = np.sqrt(1.0 / m) * np.hstack([np.cos(projection), np.sin(projection)])
+    else:
+        expected = np.sqrt(2.0 / m) * np.cos(projection + f.offsets_)
+    # dense products and fwht sum in different orders: projections agree to ~1e-15 absolute
+    np.testing.assert_allclose(f.transform(X), expected, rtol=1e-10, atol=1e-13)
+
+
+def test_entries_of_V_have_variance_2_gamma_and_lengths_are_chi():
+    # E[v_ij^2] = 1/sigma^2 = 2 gamma for every column j (also the d real ones, so
+    # E||v_i[:d]||^2 = d / sigma^2), and s_i^2 ~ chi^2(d') has mean d'. Blocks are
+    # independent: the standard error comes from the spread of the block means.
+    d, gamma, n_blocks = 5, 0.7, 2000
+    f = Fastfood(n_components=2 * 8 * n_blocks, gamma=gamma, random_state=4).fit(np.zeros((2, d)))
+    squares = _projection_matrix(f, d) ** 2  # (m, d): the columns of the real features
+    per_block = squares.reshape(n_blocks, 8 * d).mean(axis=1)
+    standard_error = per_block.std(ddof=1) / np.sqrt(n_blocks)
+    assert abs(per_block.mean() - 2 * gamma) < 4 * standard_error
+    s2 = ((f.S_ * np.linalg.norm(f.G_, axis=1, keepdims=True)) ** 2).mean(axis=1)
+    assert abs(s2.mean() - 8) < 4 * s2.std(ddof=1) / np.sqrt(n_blocks)
+
+
+@pytest.mark.parametrize("variant", ["sincos", "cos"])
+def test_kernel_estimate_is_unbiased(variant):
+    # One fit with many independent blocks; the estimate of k(x, y) is the mean over the
+    # frequencies, its standard error that of the block means (4 standard errors: a fixed
+    # seed, and a 6e-5 chance per pair of a false alarm). d = 5 is padded to d' = 8.
+    d, gamma, n_blocks = 5, 0.5, 1000
+    rng = np.random.default_rng(6)
+    x = rng.normal(size=d)
+    directions = rng.normal(size=(3, d))
+    directions /= np.linalg.norm(directions, axis=1, keepdims=True)
+    targets = np.array([0.9, 0.5, 0.1])
+    Y = x + directions * np.sqrt(-np.log(targets) / gamma)[:, None]  # k(x, y_i) = targets[i]
+    m = 8 * n_blocks
+    f = Fastfood(n_components=2 * m if variant == "sincos" else m, gamma=gamma, variant=variant,
+                 random_state=7).fit(np.zeros((2, d)))
+    Z = f.transform(np.vstack([x, Y]))
+    if variant == "sincos":  # per frequency: cos(v.x) cos(v.y) + sin(v.x) sin(v.y) = cos(v.(x - y))
+        terms = m * (Z[0, :m] * Z[1:, :m] + Z[0, m:] * Z[1:, m:])
+    else:  # per frequency: 2 cos(v.x + b) cos(v.y + b)
+        terms = m * Z[0] * Z[1:]
+    block_means = terms.reshape(3, n_blocks, 8).mean(axis=2)
+    standard_errors = block_means.std(axis=1, ddof=1) / np.sqrt(n_blocks)
+    np.testing.assert_allclose(kernel_matrix(x[None], Y, gamma=gamma)[0], targets)
+    assert np.all(np.abs(block_means.mean(axis=1) - targets) < 4 * standard_errors)
+
+
+# ---------------------------------------------------------------- Fastfood: paths, seeds, dtypes
+
+@pytest.mark.parametrize("variant", ["sincos", "cos"])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_numpy_and_numba_give_the_same_features(variant, dtype, monkeypatch):
+    X = np.random.default_rng(8).normal(size=(50, 12))
+    D = 96 if variant == "sincos" else 48
+
+    def features(backend):
+        return Fastfood(n_components=D, gamma=0.3, variant=variant, dtype=dtype, backend=backend,
+                        random_state=9).fit(X).transform(X)
+
+    compiled = features("numba")
+    reference = features("numpy")
+    monkeypatch.setattr(ff, "BLOCK_ELEMENTS", 2 * 16 * 7)  # the numpy path in chunks of 7 rows
+    chunked = features("numpy")
+    assert compiled.dtype == reference.dtype == chunked.dtype == dtype
+    np.testing.assert_array_equal(chunked, reference)
+    # Same projections bit for bit; the trigonometric functions differ by a few ulp
+    # (float32: numpy's float32 cos and sin against the float64 ones rounded).
+    np.testing.assert_allclose(compiled, reference, rtol=1e-10 if dtype == np.float64 else 1e-6)
+
+
+def test_same_seed_same_features_and_float32_draws_the_same_factors():
+    X = np.random.default_rng(10).normal(size=(20, 6))
+    first = Fastfood(n_components=64, random_state=11).fit(X)
+    again = Fastfood(n_components=64, random_state=11).fit(X)
+    other = Fastfood(n_components=64, random_state=12).fit(X)
+    single = Fastfood(n_components=64, dtype=np.float32, random_state=11).fit(X)
+    np.testing.assert_array_equal(first.transform(X), again.transform(X))
+    assert not np.allclose(first.transform(X), other.transform(X))
+    for name in ("B_", "P_", "G_", "S_"):
+        np.testing.assert_array_equal(getattr(single, name), getattr(first, name))
+    Z32 = single.transform(X)
+    assert Z32.dtype == np.float32
+    # float32 projections of size ~3 carry ~1e-6 absolute error; the features ~1/sqrt(32)
+    np.testing.assert_allclose(Z32, first.transform(X), rtol=0, atol=1e-5)
+    generator = Fastfood(n_components=64, random_state=np.random.default_rng(11)).fit(X)
+    np.testing.assert_array_equal(generator.transform(X), first.transform(X))
+
+
+def test_kernel_error_is_comparable_to_dense_random_fourier_features():
+    # Every row of V is distributed as a row of RFF's Gaussian W; only the correlations
+    # within a block of d' rows add variance (Le et al. 2013 bound the excess). Here
+    # (d = 30, d' = 32, D = 512, gamma = 1/d) the 5-seed mean errors come out at about
+    # 1.16x (sincos) and 1.05x (cos) RFF's, with a seed-to-seed spread of ~4% of the mean:
+    # 1.5x leaves room for that excess and for the spread of a 5-seed mean.
+    from lsl_lib.random_features import RandomFourierFeatures, kernel_approximation_error
+
+    X = np.random.default_rng(13).normal(size=(200, 30))
+    for variant in ("sincos", "cos"):
+        ours = np.mean([kernel_approximation_error(
+            Fastfood(n_components=512, variant=variant, random_state=s), X)["relative_frobenius"]
+            for s in range(5)])
+        dense = np.mean([kernel_approximation_error(
+            RandomFourierFeatures(n_components=512, variant=variant, random_state=s),
+            X)["relative_frobenius"] for s in range(5)])
+        assert ours < 1.5 * dense
+
+
+# ---------------------------------------------------------------- Fastfood: contract, bad input
+
+# The checks' data have 2 to 10 features (d' <= 16): 16 frequencies fit every d'. These
+# checks set n_components = 1, which can never be whole blocks of d' frequencies (nor even,
+# for 'sincos'): refused with a ValueError naming n_components, as the test below asserts
+# (check_fit2d_1feature passes: one feature is refused first, with the expected message).
+_N_COMPONENTS_ONE = ("check_dont_overwrite_parameters", "check_methods_sample_order_invariance",
+                     "check_methods_subset_invariance", "check_fit2d_1sample",
+                     "check_fit2d_predict1d")
+_CHECKED = [Fastfood(n_components=32, random_state=0),
+            Fastfood(n_components=16, variant="cos", dtype=np.float32, backend="numpy",
+                     random_state=0)]
+
+
+@parametrize_with_checks(_CHECKED, expected_failed_checks=lambda est: {
+    name: "scikit-learn sets n_components=1" for name in _N_COMPONENTS_ONE}, xfail_strict=True)
+def test_scikit_learn_contract(estimator, check):
+    check(estimator)
+
+
+@pytest.mark.parametrize("estimator", _CHECKED, ids=repr)
+def test_checks_setting_n_components_to_one_fail_for_that(estimator):
+    for name in _N_COMPONENTS_ONE:
+        with pytest.raises((ValueError, AssertionError), match="n_components=1"):
+            getattr(estimator_checks, name)("Fastfood", clone(estimator))
+
+
+_X = np.random.default_rng(14).normal(size=(10, 12))
+
+
+@pytest.mark.parametrize("make,X,match", [
+    (lambda: Fastfood(n_components=0), _X, "n_components"),
+    (lambda: Fastfood(gamma=0.0, n_components=32), _X, "gamma"),
+    (lambda: Fastfood(gamma=-1.0, n_components=32), _X, "gamma"),
+    (lambda: Fastfood(variant="sin", n_components=32), _X, "variant"),
+    (lambda: Fastfood(n_components=33), _X, "n_components must be even"),
+    (lambda: Fastfood(n_components=48), _X, r"n_components=48 .*multiple of d'=16.*32"),
+    (lambda: Fastfood(n_components=24, variant="cos"), _X, r"n_components=24 .*multiple of 16"),
+    (lambda: Fastfood(n_components=32), _X[:, :1], "n_features = 1"),
+    (lambda: Fastfood(n_components=32), np.where(_X > 1, np.nan, _X), "NaN"),
+    (lambda: Fastfood(n_components=32, backend="cuda"), _X, "backend"),
+    (lambda: Fastfood(n_components=32, dtype=np.float16), _X, "dtype"),
+    (lambda: Fastfood(n_components=32, random_state=-1), _X, "random_state"),
+])
+def test_bad_input_is_named_before_any_transform_runs(make, X, match, monkeypatch):
+    def must_not_run(*args):
+        raise AssertionError("a transform ran on bad input")
+
+    for name in ("fastfood_numba", "fastfood_project_numpy", "fwht_rows", "fwht_numpy"):
+        monkeypatch.setattr(ff, name, must_not_run)
+    with pytest.raises(ValueError, match=match):
+        make().fit_transform(X)
+
+
+@pytest.mark.parametrize("X,match", [(_X[:, :8], "12 features"),
+                                     (np.where(_X > 1, np.inf, _X), "infinity")])
+def test_bad_input_at_transform_is_named_before_any_transform_runs(X, match, monkeypatch):
+    f = Fastfood(n_components=32, random_state=0).fit(_X)
+
+    def must_not_run(*args):
+        raise AssertionError("a transform ran on bad input")
+
+    for name in ("fastfood_numba", "fastfood_project_numpy", "fwht_rows", "fwht_numpy"):
+        monkeypatch.setattr(ff, name, must_not_run)
+    with pytest.raises(ValueError, match=match):
+        f.transform(X)
