@@ -27,6 +27,7 @@ from numbers import Integral, Real
 
 import numpy as np
 import scipy.linalg
+import scipy.sparse as sp
 from sklearn.base import BaseEstimator, RegressorMixin, TransformerMixin, _fit_context
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
@@ -60,18 +61,53 @@ def check_kernel_params(kernel, gamma=None, degree=3, coef0=1.0, n_features=None
     return KERNELS.index(kernel), float(gamma), int(degree), float(coef0)
 
 
+#: The kernels that are functions of inner products: computed from the product
+#: :math:`XY^\top`, so X (and Y) may be sparse.
+INNER_PRODUCT_KERNELS = ("linear", "polynomial", "gaussian")
+
+
+def squared_row_norms(X):
+    r""":math:`\|x_i\|^2` of every row of a dense or CSR X, float64."""
+    if sp.issparse(X):
+        return np.asarray(X.multiply(X).sum(axis=1), dtype=np.float64).ravel()
+    X = np.asarray(X, dtype=np.float64)
+    return np.einsum("ij,ij->i", X, X)
+
+
 def _block(A, B, code, gamma, degree, coef0):
-    """The kernel between the rows of two dense float64 blocks."""
-    if code in (LINEAR, POLYNOMIAL):
+    """The kernel between the rows of two blocks (dense float64, or CSR for the
+    inner-product kernels), finished in place in the one (rows, m) array of products."""
+    if code in (LINEAR, POLYNOMIAL, GAUSSIAN):
         G = A @ B.T
-        return G if code == LINEAR else (G + coef0) ** degree
-    if code == GAUSSIAN:
-        sq = np.einsum("ij,ij->i", A, A)[:, None] + np.einsum("ij,ij->i", B, B)[None, :] - 2 * A @ B.T
-        return np.exp(-gamma * np.maximum(sq, 0.0))  # rounding can make sq slightly negative
+        G = G.toarray() if sp.issparse(G) else np.asarray(G, dtype=np.float64)
+        if code == POLYNOMIAL:
+            G += coef0
+            G **= degree
+        elif code == GAUSSIAN:  # ||a - b||^2 = ||a||^2 + ||b||^2 - 2 a.b, rounded at >= 0
+            G *= -2.0
+            G += squared_row_norms(A)[:, None]
+            G += squared_row_norms(B)[None, :]
+            np.maximum(G, 0.0, out=G)
+            G *= -gamma
+            np.exp(G, out=G)
+        return G
     diff = A[:, None, :] - B[None, :, :]
     if code == LAPLACIAN:
         return np.exp(-gamma * np.abs(diff).sum(axis=2))
     return np.exp(-np.log1p(gamma * diff * diff).sum(axis=2))  # CAUCHY: a product of d factors
+
+
+def _as_kernel_input(A, name, kernel):
+    """A as :func:`kernel_matrix` reads it: CSR float64 (inner-product kernels) or dense."""
+    if sp.issparse(A):
+        if kernel in KERNELS and kernel not in INNER_PRODUCT_KERNELS:
+            raise TypeError(f"sparse {name} is supported with kernel in {INNER_PRODUCT_KERNELS} "
+                            f"(computed from inner products); kernel={kernel!r} needs it dense.")
+        A = sp.csr_matrix(A, dtype=np.float64)
+        values = A.data
+    else:
+        A = values = np.asarray(A, dtype=np.float64)
+    return A, values
 
 
 def kernel_matrix(X, Y=None, kernel="gaussian", gamma=None, degree=3, coef0=1.0):
@@ -79,8 +115,10 @@ def kernel_matrix(X, Y=None, kernel="gaussian", gamma=None, degree=3, coef0=1.0)
 
     Parameters
     ----------
-    X : array-like of shape (n, d)
-    Y : array-like of shape (m, d), default=None
+    X : array-like or sparse matrix of shape (n, d)
+        Sparse input is accepted by the inner-product kernels (linear, polynomial,
+        Gaussian): they are computed from :math:`XY^\top`.
+    Y : array-like or sparse matrix of shape (m, d), default=None
         ``None`` means ``Y = X``.
     kernel : {'linear', 'polynomial', 'gaussian', 'laplacian', 'cauchy'}, default='gaussian'
     gamma : float > 0, default=None
@@ -99,7 +137,8 @@ def kernel_matrix(X, Y=None, kernel="gaussian", gamma=None, degree=3, coef0=1.0)
     Rows of X are processed in blocks so that no temporary array exceeds
     ``BLOCK_ELEMENTS`` entries (the Laplacian and Cauchy kernels need the
     (block, m, d) array of coordinate differences): memory beyond K stays bounded
-    however large n is.
+    however large n is. The inner-product kernels finish each block in place, from
+    the products :math:`XY^\top`, with no further temporary.
 
     Examples
     --------
@@ -109,12 +148,12 @@ def kernel_matrix(X, Y=None, kernel="gaussian", gamma=None, degree=3, coef0=1.0)
     array([[1.        , 0.36787944],
            [0.36787944, 1.        ]])
     """
-    X = np.asarray(X, dtype=np.float64)
-    Y = X if Y is None else np.asarray(Y, dtype=np.float64)
+    X, x_values = _as_kernel_input(X, "X", kernel)
+    Y, y_values = (X, x_values) if Y is None else _as_kernel_input(Y, "Y", kernel)
     if X.ndim != 2 or Y.ndim != 2 or X.shape[1] != Y.shape[1]:
         raise ValueError(f"X and Y must be 2-D with the same number of columns, got shapes "
                          f"{X.shape} and {Y.shape}.")
-    if not (np.isfinite(X).all() and np.isfinite(Y).all()):
+    if not (np.isfinite(x_values).all() and np.isfinite(y_values).all()):
         raise ValueError("X and Y must not contain NaN or infinity.")
     code, gamma, degree, coef0 = check_kernel_params(kernel, gamma, degree, coef0, X.shape[1])
     n, m = X.shape[0], Y.shape[0]

@@ -54,52 +54,15 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from lsl_lib._core.random import check_random_state
 from lsl_lib._core.validation import ITERATIVE_CONSTRAINTS
-from lsl_lib.kernels import _KERNEL_CONSTRAINTS, BLOCK_ELEMENTS, check_kernel_params, kernel_matrix
+from lsl_lib.kernels import (_KERNEL_CONSTRAINTS, BLOCK_ELEMENTS, INNER_PRODUCT_KERNELS,
+                             check_kernel_params, kernel_matrix, squared_row_norms)
 
 SAMPLINGS = ("uniform", "leverage")
-#: The kernels that are functions of inner products, computed from X @ L^T: they accept a sparse X.
-SPARSE_KERNELS = ("linear", "polynomial", "gaussian")
-
-
 def _row_blocks(n, m):
     """Slices of at most ``BLOCK_ELEMENTS / m`` rows covering ``range(n)``: an (rows, m)
     kernel block stays bounded however large n is."""
     rows = max(1, BLOCK_ELEMENTS // max(m, 1))
     return [slice(start, start + rows) for start in range(0, n, rows)]
-
-
-def _squared_norms(X):
-    """:math:`\\|x_i\\|^2` of every row of a dense or CSR X, float64."""
-    if sp.issparse(X):
-        return np.asarray(X.multiply(X).sum(axis=1), dtype=np.float64).ravel()
-    X = np.asarray(X, dtype=np.float64)
-    return np.einsum("ij,ij->i", X, X)
-
-
-def _kernel_to_landmarks(X, landmarks, kernel, gamma, degree, coef0):
-    """The (n, m) float64 block :math:`k(x_i, l_j)`, X dense or CSR.
-
-    The linear, polynomial and Gaussian kernels are functions of the inner products
-    :math:`X L^\\top` (a sparse product when X is CSR) and are finished in place in that
-    one array, about twice as fast as :func:`lsl_lib.kernels.kernel_matrix`, whose
-    blocks allocate several temporaries; the Laplacian and Cauchy kernels go through
-    :func:`~lsl_lib.kernels.kernel_matrix` (dense X only).
-    """
-    if kernel not in SPARSE_KERNELS:
-        return kernel_matrix(X, landmarks, kernel, gamma, degree, coef0)
-    K = np.asarray(X @ landmarks.T, dtype=np.float64)
-    if kernel == "linear":
-        return K
-    if kernel == "polynomial":
-        K += coef0
-        K **= degree
-        return K
-    # exp(2 gamma <x, l> - gamma ||x||^2 - gamma ||l||^2), the exponent clipped at 0 (rounding)
-    K *= 2 * gamma
-    K -= gamma * _squared_norms(X)[:, None]
-    K -= gamma * _squared_norms(landmarks)[None, :]
-    np.minimum(K, 0.0, out=K)
-    return np.exp(K, out=K)
 
 
 def _dense_rows(X, indices):
@@ -111,7 +74,7 @@ def _dense_rows(X, indices):
 def _kernel_diagonal(X, kernel, degree, coef0):
     """:math:`k(x_i, x_i)`: 1 for the Gaussian, Laplacian and Cauchy kernels."""
     if kernel in ("linear", "polynomial"):
-        sq = _squared_norms(X)
+        sq = squared_row_norms(X)
         return sq if kernel == "linear" else (sq + coef0) ** degree
     return np.ones(X.shape[0])
 
@@ -161,7 +124,7 @@ def _ridge_leverage_scores(X, sketch, kernel, gamma, degree, coef0):
     :math:`k^\top (K_{SS} + \lambda_S I)^{-1} k = \|(\Sigma + \lambda_S I)^{-1/2} U^\top k\|^2`.
     """
     n, m = X.shape[0], sketch.shape[0]
-    sigma, U = np.linalg.eigh(_kernel_to_landmarks(sketch, sketch, kernel, gamma, degree, coef0))
+    sigma, U = np.linalg.eigh(kernel_matrix(sketch, sketch, kernel, gamma, degree, coef0))
     sigma = np.clip(sigma[::-1], 0.0, None)  # decreasing; rounding can make some < 0
     U = U[:, ::-1]
     residual = _kernel_diagonal(X, kernel, degree, coef0)
@@ -173,7 +136,7 @@ def _ridge_leverage_scores(X, sketch, kernel, gamma, degree, coef0):
     lam_sketch = max(sigma[k:].sum() / k, _zero_eigenvalue_threshold(sigma))
     W = U / np.sqrt(sigma + lam_sketch)
     for rows in _row_blocks(n, m):
-        V = _kernel_to_landmarks(X[rows], sketch, kernel, gamma, degree, coef0) @ W
+        V = kernel_matrix(X[rows], sketch, kernel, gamma, degree, coef0) @ W
         residual[rows] -= np.einsum("ij,ij->i", V, V)
     lam = n / m * lam_sketch
     return np.clip(residual / lam, 0.0, 1.0), lam
@@ -342,14 +305,14 @@ class Nystroem(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator)
         self.random_state = random_state
 
     def _validate_X(self, X, reset):
-        if sp.issparse(X) and self.kernel not in SPARSE_KERNELS:
-            raise TypeError(f"sparse X is supported with kernel in {SPARSE_KERNELS} (computed "
+        if sp.issparse(X) and self.kernel not in INNER_PRODUCT_KERNELS:
+            raise TypeError(f"sparse X is supported with kernel in {INNER_PRODUCT_KERNELS} (computed "
                             f"from X @ landmarks.T); kernel={self.kernel!r} needs a dense X.")
         return validate_data(self, X, reset=reset, accept_sparse="csr",
                              dtype=[np.float64, np.float32])
 
     def _kernel(self, X, landmarks):
-        return _kernel_to_landmarks(X, landmarks, self.kernel, self.gamma_, self.degree,
+        return kernel_matrix(X, landmarks, self.kernel, self.gamma_, self.degree,
                                     self.coef0)
 
     @_fit_context(prefer_skip_nested_validation=True)
@@ -377,6 +340,8 @@ class Nystroem(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator)
         rng = check_random_state(self.random_state)
         if self.sampling == "uniform":
             indices = rng.choice(n, m, replace=False)
+            for stale in ("leverage_scores_", "lam_"):  # from an earlier fit with 'leverage'
+                self.__dict__.pop(stale, None)
         else:
             sketch = _dense_rows(X, rng.choice(n, m, replace=False))
             self.leverage_scores_, self.lam_ = _ridge_leverage_scores(
@@ -416,7 +381,7 @@ class Nystroem(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator)
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
-        tags.input_tags.sparse = self.kernel in SPARSE_KERNELS
+        tags.input_tags.sparse = self.kernel in INNER_PRODUCT_KERNELS
         tags.transformer_tags.preserves_dtype = ["float64", "float32"]
         return tags
 

@@ -5,14 +5,15 @@ import math
 
 import numpy as np
 import pytest
+import scipy.sparse as sp
 from sklearn.kernel_ridge import KernelRidge as SkKernelRidge
 from sklearn.metrics import pairwise
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 import lsl_lib.kernels as kernels_module
-from lsl_lib.kernels import (KERNELS, KernelRidge, PolynomialFeatureMap, check_kernel_params,
-                             exp_inplace, kernel_column, kernel_finish, kernel_matrix,
-                             kernel_raw, n_polynomial_features)
+from lsl_lib.kernels import (INNER_PRODUCT_KERNELS, KERNELS, KernelRidge, PolynomialFeatureMap,
+                             check_kernel_params, exp_inplace, kernel_column, kernel_finish,
+                             kernel_matrix, kernel_raw, n_polynomial_features)
 
 rng = np.random.default_rng(0)
 X = rng.normal(size=(40, 5))
@@ -143,3 +144,23 @@ def test_bad_arrays_are_named():
                           PolynomialFeatureMap(degree=2)])
 def test_scikit_learn_contract(estimator, check):
     check(estimator)
+
+
+@pytest.mark.parametrize("kernel", INNER_PRODUCT_KERNELS)
+def test_kernel_matrix_of_sparse_input_is_the_dense_one(kernel):
+    A = sp.random(30, 6, density=0.4, random_state=0, format="csr")
+    B = sp.random(9, 6, density=0.4, random_state=1, format="csr")
+    params = dict(kernel=kernel, gamma=0.3, degree=2, coef0=1.5)
+    dense = kernel_matrix(A.toarray(), B.toarray(), **params)
+    for X, Y in ((A, B), (A, B.toarray()), (A.toarray(), B)):
+        np.testing.assert_allclose(kernel_matrix(X, Y, **params), dense, rtol=1e-12, atol=1e-14)
+    np.testing.assert_allclose(kernel_matrix(A, **params), kernel_matrix(A.toarray(), **params),
+                               rtol=1e-12, atol=1e-14)
+
+
+@pytest.mark.parametrize("kernel", ["laplacian", "cauchy"])
+def test_kernel_matrix_refuses_sparse_input_to_coordinatewise_kernels(kernel):
+    with pytest.raises(TypeError, match=f"sparse X.*kernel='{kernel}'"):
+        kernel_matrix(sp.csr_matrix(X), kernel=kernel)
+    with pytest.raises(TypeError, match=f"sparse Y.*kernel='{kernel}'"):
+        kernel_matrix(X, sp.csr_matrix(Y), kernel=kernel)

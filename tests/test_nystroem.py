@@ -8,8 +8,8 @@ from sklearn.kernel_approximation import Nystroem as SklearnNystroem
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 import lsl_lib.nystroem as ny
-from lsl_lib.kernels import KERNELS, kernel_matrix
-from lsl_lib.nystroem import SPARSE_KERNELS, Nystroem
+from lsl_lib.kernels import INNER_PRODUCT_KERNELS, KERNELS, kernel_matrix
+from lsl_lib.nystroem import Nystroem
 
 #: Kernel parameters small enough for tight tolerances (polynomial of low degree).
 PARAMS = dict(gamma=0.3, degree=2, coef0=1.0)
@@ -84,13 +84,6 @@ def test_matches_scikit_learn_given_the_same_landmarks(kernel):
     theirs = SklearnNystroem(n_components=15, **_sklearn_kernel(kernel)).fit(ours.components_)
     Z, Z_sk = ours.transform(X), theirs.transform(X)
     assert_allclose(Z @ Z.T, Z_sk @ Z_sk.T, rtol=0, atol=1e-9 * np.abs(Z_sk @ Z_sk.T).max())
-
-
-@pytest.mark.parametrize("kernel", KERNELS)
-def test_kernel_to_landmarks_is_the_kernel_matrix(kernel):
-    X, L = _points(n=50), _points(n=7, seed=1)
-    assert_allclose(ny._kernel_to_landmarks(X, L, kernel, **PARAMS),
-                    kernel_matrix(X, L, kernel=kernel, **PARAMS), rtol=1e-12, atol=1e-14)
 
 
 # ---------------------------------------------------------------- leverage sampling
@@ -217,7 +210,7 @@ def test_gamma_none_is_one_over_d():
 
 
 @pytest.mark.parametrize("sampling", ["uniform", "leverage"])
-@pytest.mark.parametrize("kernel", SPARSE_KERNELS)
+@pytest.mark.parametrize("kernel", INNER_PRODUCT_KERNELS)
 def test_sparse_input_gives_the_dense_result(kernel, sampling):
     X = _sparse_points()
     est = Nystroem(n_components=15, kernel=kernel, sampling=sampling, random_state=0, **PARAMS)
@@ -258,8 +251,7 @@ def test_bad_input_is_named_before_any_kernel_is_computed(make, X, match, monkey
     def must_not_run(*args, **kwargs):
         raise AssertionError("a kernel was computed on bad input")
 
-    for name in ("kernel_matrix", "_kernel_to_landmarks", "_ridge_leverage_scores",
-                 "inverse_square_root"):
+    for name in ("kernel_matrix", "_ridge_leverage_scores", "inverse_square_root"):
         monkeypatch.setattr(ny, name, must_not_run)
     with pytest.raises(ValueError, match=match):
         make().fit(X)
@@ -267,7 +259,7 @@ def test_bad_input_is_named_before_any_kernel_is_computed(make, X, match, monkey
 
 def test_transform_checks_the_number_of_features_first(monkeypatch):
     est = Nystroem(n_components=10, random_state=0).fit(_X)
-    monkeypatch.setattr(ny, "_kernel_to_landmarks", lambda *a, **k: pytest.fail("kernel ran"))
+    monkeypatch.setattr(ny, "kernel_matrix", lambda *a, **k: pytest.fail("kernel ran"))
     with pytest.raises(ValueError, match="features"):
         est.transform(_points(n=5, d=4))
     with pytest.raises(ValueError, match="NaN"):
@@ -283,3 +275,10 @@ def test_transform_checks_the_number_of_features_first(monkeypatch):
 ])
 def test_scikit_learn_contract(estimator, check):
     check(estimator)
+
+
+def test_refit_with_uniform_sampling_drops_the_leverage_attributes():
+    est = Nystroem(n_components=5, sampling="leverage", random_state=0).fit(_X)
+    assert est.leverage_scores_.shape == (len(_X),) and est.lam_ > 0
+    est.set_params(sampling="uniform").fit(_X)
+    assert not hasattr(est, "leverage_scores_") and not hasattr(est, "lam_")
