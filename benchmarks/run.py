@@ -15,17 +15,24 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import bench_coordinate_descent  # noqa: E402
+import bench_fastfood  # noqa: E402
 import bench_import  # noqa: E402
+import bench_kernel_approximation_error  # noqa: E402
 import bench_kernel_pegasos  # noqa: E402
+import bench_nystroem  # noqa: E402
 import bench_online_kernel  # noqa: E402
 import bench_pegasos  # noqa: E402
+import bench_random_features  # noqa: E402
 import bench_stochastic_gradient  # noqa: E402
 from common import print_table  # noqa: E402
 
 BENCHMARKS = {"import": bench_import, "pegasos": bench_pegasos,
               "kernel_pegasos": bench_kernel_pegasos, "online_kernel": bench_online_kernel,
               "stochastic_gradient": bench_stochastic_gradient,
-              "coordinate_descent": bench_coordinate_descent}
+              "coordinate_descent": bench_coordinate_descent,
+              "random_features": bench_random_features, "fastfood": bench_fastfood,
+              "nystroem": bench_nystroem,
+              "kernel_approximation_error": bench_kernel_approximation_error}
 
 
 def main(argv=None):
