@@ -24,6 +24,8 @@ from lsl_lib._plotting.coordinate_descent import (plot_duality_gap, plot_lasso_p
                                                   plot_residuals)
 from lsl_lib._plotting.kernel_approximation import (plot_error_curves, plot_matrices,
                                                     plot_spectrum, plot_variance)
+from lsl_lib._plotting.random_features import (plot_estimate_distribution,
+                                               plot_kernel_approximation)
 
 __all__ = [
     "AXIS_LABELS", "new_figure", "plot_convergence",
@@ -36,4 +38,5 @@ __all__ = [
     "plot_convergence_bound",
     "plot_duality_gap", "plot_lasso_path", "plot_residuals",
     "plot_error_curves", "plot_matrices", "plot_spectrum", "plot_variance",
+    "plot_estimate_distribution", "plot_kernel_approximation",
 ]

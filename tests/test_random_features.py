@@ -19,7 +19,7 @@ import lsl_lib.random_features as rf
 from lsl_lib.fastfood import fwht
 from lsl_lib.kernels import PolynomialFeatureMap, kernel_matrix
 from lsl_lib.random_features import (OrthogonalRandomFeatures, RandomFourierFeatures,
-                                     kernel_approximation_error)
+                                     kernel_approximation_error, orf_variance, rff_variance)
 
 N_SE = 4  # tolerance of every Monte Carlo comparison, in standard errors
 
@@ -101,9 +101,12 @@ def test_variance_of_sincos_and_cos_matches_sutherland_schneider():
     k = np.array([0.8, 0.5, 0.2])
     X = _points_at(k, gamma, d=3)
     np.testing.assert_allclose(kernel_matrix(X, gamma=gamma)[0, 1:], k)
+    z = np.sqrt(-2 * np.log(k))  # k = exp(-z^2 / 2), sigma = 1
     variances = {}
     for variant, expected in [("sincos", (1 + k ** 4 - 2 * k ** 2) / D),
                               ("cos", (1 + k ** 4 / 2 - k ** 2) / D)]:
+        np.testing.assert_allclose(rff_variance(z, D, variant), expected, rtol=1e-12)
+        expected = rff_variance(z, D, variant)
         est = _estimates(lambda s: RandomFourierFeatures(D, gamma=gamma, variant=variant,
                                                          random_state=s), X, 2000)
         var, se = _variance_and_se(est)
@@ -116,24 +119,6 @@ def test_variance_of_sincos_and_cos_matches_sutherland_schneider():
 
 # ---------------------------------------------------------------- ORF and SORF
 
-def orf_variance(z, d, variant="sincos"):
-    r"""Exact variance of ORF's estimate with one block (m = d frequencies), z = ||delta||/sigma.
-
-    Var = (1/m) Var[one term] + ((m - 1)/m) C, C = Cov(cos(w_1.delta), cos(w_2.delta))
-    for two frequencies of a block (the random phases of 'cos' add no covariance).
-    w_i = s_i q_i / sigma with (q_1, q_2) orthonormal and Haar, s_i ~ chi(d) independent:
-    cos a cos b = (cos(a + b) + cos(a - b))/2 and a + b, a - b have the law of
-    z r u_1, r = sqrt(s_1^2 + s_2^2) ~ chi(2d), u_1 a coordinate of a uniform unit vector,
-    whose characteristic function is 0F1(; d/2; -t^2/4). Averaging over r^2 ~ chi^2(2d)
-    term by term: E[cos(a + b)] = 1F1(d; d/2; -z^2/2), so C = 1F1(d; d/2; -z^2/2) - e^{-z^2}.
-    Yu et al. 2016, Theorem 1, is the expansion of this in 1/d (tested below).
-    """
-    k, k2 = np.exp(-z ** 2 / 2), np.exp(-2 * z ** 2)
-    one_term = 0.5 + k2 / 2 - k ** 2 if variant == "sincos" else 1 + k2 / 2 - k ** 2
-    cov = hyp1f1(d, d / 2, -z ** 2 / 2) - np.exp(-z ** 2)
-    return one_term / d + (d - 1) / d * cov
-
-
 def test_orf_variance_formula_has_yu_et_al_leading_term():
     """Yu et al. 2016, Theorem 1: Var_ORF = Var_RFF - (d-1)/d e^{-z^2} z^4 / (2d) + O(1/d^2)
     (D = d, Var_RFF = (1 - e^{-z^2})^2 / (2d)): d^2 |Var_ORF - that| stays bounded while
@@ -142,6 +127,9 @@ def test_orf_variance_formula_has_yu_et_al_leading_term():
     for d in (16, 64, 256, 1024):
         var_rff = (1 - np.exp(-z ** 2)) ** 2 / (2 * d)
         correction = (d - 1) / d * np.exp(-z ** 2) * z ** 4 / (2 * d)
+        np.testing.assert_allclose(rff_variance(z, 2 * d), var_rff, rtol=1e-12)
+        np.testing.assert_allclose(orf_variance(z, d, leading_order=True), var_rff - correction,
+                                   rtol=1e-12)
         assert np.all(d ** 2 * np.abs(orf_variance(z, d) - (var_rff - correction)) < 0.5)
         assert np.all(d ** 2 * correction > d / 100)
         assert np.all(orf_variance(z, d) < var_rff)
@@ -164,9 +152,60 @@ def test_orf_variance_matches_the_exact_expression_and_is_below_rff(variant):
     np.testing.assert_array_less(np.abs(var - expected), N_SE * se)
     k, k2 = np.exp(-z ** 2 / 2), np.exp(-2 * z ** 2)
     var_rff = (1 + k2 - 2 * k ** 2) / D if variant == "sincos" else (1 + k2 / 2 - k ** 2) / D
+    np.testing.assert_allclose(rff_variance(z, D, variant), var_rff, rtol=1e-12)
     assert np.all(expected < var_rff)
     if variant == "sincos":  # 40-59 % below RFF; with the phases' own variance only 2-8 %,
         np.testing.assert_array_less(var + N_SE * se, var_rff)  # less than 4 SE for 'cos'
+
+
+def test_orf_variance_is_the_derived_expression_divided_by_the_blocks():
+    r"""orf_variance is (v_1 + (d - 1) C) / d with C = 1F1(d; d/2; -z^2/2) - e^{-z^2} (the
+    derivation in its docstring), divided by the number of independent blocks; at z = 0 the
+    estimate is exactly 1 ('sincos': zero variance)."""
+    z = np.array([0.0, 0.3, 1.0, 2.5])
+    d = 6
+    k, k2 = np.exp(-z ** 2 / 2), np.exp(-2 * z ** 2)
+    C = hyp1f1(d, d / 2, -z ** 2 / 2) - np.exp(-z ** 2)
+    for variant, v1 in (("sincos", 0.5 + k2 / 2 - k ** 2), ("cos", 1 + k2 / 2 - k ** 2)):
+        exact = (v1 + (d - 1) * C) / d
+        np.testing.assert_allclose(orf_variance(z, d, variant), exact, rtol=1e-12, atol=1e-16)
+        np.testing.assert_allclose(orf_variance(z, d, variant, n_blocks=3), exact / 3,
+                                   rtol=1e-12, atol=1e-16)
+        # leading order: C replaced by -e^{-z^2} z^4 / (2d); RFF's variance is v_1 / m
+        lead = (v1 - (d - 1) * np.exp(-z ** 2) * z ** 4 / (2 * d)) / d
+        np.testing.assert_allclose(orf_variance(z, d, variant, leading_order=True), lead,
+                                   rtol=1e-12, atol=1e-16)
+        D = 2 * d if variant == "sincos" else d
+        np.testing.assert_allclose(rff_variance(z, D, variant), v1 / d, rtol=1e-12)
+    assert orf_variance(0.0, d) == 0.0 and rff_variance(0.0, 2 * d) == 0.0
+    assert orf_variance(1.0, d).shape == () and rff_variance([[1.0, 2.0]], 4).shape == (1, 2)
+
+
+def test_orf_variance_with_two_blocks_matches_monte_carlo():
+    """m = 2d frequencies in two independent blocks: half the one-block variance, within 4 SE."""
+    d, gamma = 4, 0.5
+    z = np.array([0.5, 1.0, 2.0])
+    X = _points_at(np.exp(-z ** 2 / 2), gamma, d)
+    est = _estimates(lambda s: OrthogonalRandomFeatures(4 * d, gamma=gamma, random_state=s),
+                     X, 2000)
+    var, se = _variance_and_se(est)
+    np.testing.assert_array_less(np.abs(var - orf_variance(z, d, n_blocks=2)), N_SE * se)
+
+
+@pytest.mark.parametrize("call,match", [
+    (lambda: rff_variance(1.0, 0), "n_components"),
+    (lambda: rff_variance(1.0, 7, "sincos"), "n_components must be even"),
+    (lambda: rff_variance(1.0, 8, "sin"), "variant"),
+    (lambda: rff_variance(-1.0, 8), "z must"),
+    (lambda: orf_variance(1.0, 1), "d must"),
+    (lambda: orf_variance(1.0, 4.0), "d must"),
+    (lambda: orf_variance(1.0, 4, n_blocks=0), "n_blocks"),
+    (lambda: orf_variance(np.nan, 4), "z must"),
+    (lambda: orf_variance(1.0, 4, "sin"), "variant"),
+])
+def test_closed_form_variances_refuse_bad_input(call, match):
+    with pytest.raises(ValueError, match=match):
+        call()
 
 
 def test_orf_blocks_are_orthogonal_with_chi_lengths_and_uniform_directions():
