@@ -38,19 +38,17 @@ Fino, Algazi. Unified matrix treatment of the fast Walsh-Hadamard transform.
 IEEE Transactions on Computers C-25(11), 1976.
 """
 import math
-from numbers import Integral
 
 import numpy as np
 from sklearn.base import BaseEstimator, TransformerMixin, _fit_context
-from sklearn.utils._param_validation import Interval, Options, StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from lsl_lib._core.backend import jit, resolve_backend
 from lsl_lib._core.random import check_random_state
-from lsl_lib._core.validation import ITERATIVE_CONSTRAINTS
+from lsl_lib._core.validation import (FEATURE_MAP_CONSTRAINTS, ITERATIVE_CONSTRAINTS,
+                                     check_block_features, n_frequencies)
 from lsl_lib.kernels import _KERNEL_CONSTRAINTS, BLOCK_ELEMENTS, check_kernel_params
 
-VARIANTS = ("sincos", "cos")
 DTYPES = (np.float64, np.float32)
 
 
@@ -362,9 +360,9 @@ class Fastfood(TransformerMixin, BaseEstimator):
 
     Parameters
     ----------
-    n_components : int, default=100
+    n_components : int or None, default=None
         D, the output width. The number of frequencies m (D/2 for ``'sincos'``, D for
-        ``'cos'``) must be a multiple of d'.
+        ``'cos'``) must be a multiple of d'. None: one block (m = d').
     gamma : float or None, default=None
         Kernel width :math:`\gamma > 0`; ``None`` is 1/d.
     variant : {'sincos', 'cos'}, default='sincos'
@@ -435,14 +433,13 @@ class Fastfood(TransformerMixin, BaseEstimator):
     kernel = "gaussian"
 
     _parameter_constraints = {
-        "n_components": [Interval(Integral, 1, None, closed="left")],
+        **FEATURE_MAP_CONSTRAINTS,
+        "n_components": [*FEATURE_MAP_CONSTRAINTS["n_components"], None],
         "gamma": _KERNEL_CONSTRAINTS["gamma"],
-        "variant": [StrOptions(set(VARIANTS))],
-        "dtype": [Options(type, set(DTYPES))],
-        **{k: ITERATIVE_CONSTRAINTS[k] for k in ("backend", "random_state")},
+        "backend": ITERATIVE_CONSTRAINTS["backend"],
     }
 
-    def __init__(self, n_components=100, gamma=None, variant="sincos", dtype=np.float64,
+    def __init__(self, n_components=None, gamma=None, variant="sincos", dtype=np.float64,
                  backend="auto", random_state=None):
         self.n_components = n_components
         self.gamma = gamma
@@ -456,20 +453,10 @@ class Fastfood(TransformerMixin, BaseEstimator):
         """Draw B, Π, G and S for the d features of X (X itself is not used further)."""
         X = validate_data(self, X, dtype=DTYPES)
         d = X.shape[1]
-        if d < 2:
-            raise ValueError(f"Fastfood needs at least 2 features (X has n_features = {d}).")
+        check_block_features(d, "Fastfood")
         d_padded = next_power_of_two(d)
-        D = self.n_components
-        if self.variant == "sincos" and D % 2:
-            raise ValueError(f"n_components must be even with variant='sincos' "
-                             f"(a cos and a sin per frequency), got n_components={D}.")
-        m = D // 2 if self.variant == "sincos" else D
-        if m % d_padded:
-            per = 2 * d_padded if self.variant == "sincos" else d_padded
-            raise ValueError(
-                f"n_components={D} gives m={m} frequencies, which must be a multiple of "
-                f"d'={d_padded} (n_features={d} padded to a power of two): use a multiple "
-                f"of {per} for n_components with variant={self.variant!r}.")
+        m = n_frequencies(self.n_components, self.variant, d_padded,
+                          f"d'={d_padded}, the power of two at or above d={d}")
         self.gamma_ = check_kernel_params("gaussian", self.gamma, n_features=d)[1]
         self.n_padded_ = d_padded
         rng = check_random_state(self.random_state)
@@ -495,7 +482,7 @@ class Fastfood(TransformerMixin, BaseEstimator):
         m = self.B_.size
         scale = np.sqrt(1.0 / m) if self.variant == "sincos" else np.sqrt(2.0 / m)
         offsets = (self.offsets_ if self.variant == "cos" else np.empty(0)).astype(dtype)
-        Z = np.empty((X.shape[0], self.n_components), dtype=dtype)
+        Z = np.empty((X.shape[0], 2 * m if self.variant == "sincos" else m), dtype=dtype)
         if resolve_backend(self.backend) == "numba":
             fastfood_numba(X, *factors, offsets, scale, Z)
             return Z

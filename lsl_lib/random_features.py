@@ -50,36 +50,19 @@ import numpy as np
 from scipy.special import hyp1f1
 from sklearn.base import BaseEstimator, TransformerMixin, _fit_context
 from sklearn.exceptions import NotFittedError
-from sklearn.utils._param_validation import Interval, Options, StrOptions
+from sklearn.utils._param_validation import StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from lsl_lib._core.random import check_random_state
-from lsl_lib._core.validation import ITERATIVE_CONSTRAINTS
+from lsl_lib._core.validation import (FEATURE_MAP_CONSTRAINTS, FEATURE_VARIANTS,
+                                     check_block_features, n_frequencies)
 from lsl_lib.fastfood import fwht
 from lsl_lib.kernels import _KERNEL_CONSTRAINTS, check_kernel_params, kernel_matrix
 
-VARIANTS = ("sincos", "cos")
 #: The kernels with a frequency density in this module (the shift-invariant ones).
 RFF_KERNELS = ("gaussian", "laplacian", "cauchy")
 
-_FEATURE_CONSTRAINTS = {
-    "n_components": [Interval(Integral, 1, None, closed="left")],
-    "gamma": _KERNEL_CONSTRAINTS["gamma"],
-    "variant": [StrOptions(set(VARIANTS))],
-    "dtype": [Options(type, {np.float32, np.float64})],
-    "random_state": ITERATIVE_CONSTRAINTS["random_state"],
-}
-
-
-def n_frequencies(n_components, variant):
-    """The number m of frequencies behind an output of width D = ``n_components``:
-    D/2 for 'sincos' (a cos and a sin per frequency), D for 'cos'."""
-    if variant == "cos":
-        return n_components
-    if n_components % 2:
-        raise ValueError(f"n_components must be even with variant='sincos' (a cos and a sin "
-                         f"per frequency), got n_components={n_components}.")
-    return n_components // 2
+_FEATURE_CONSTRAINTS = {**FEATURE_MAP_CONSTRAINTS, "gamma": _KERNEL_CONSTRAINTS["gamma"]}
 
 
 def draw_frequencies(kernel, gamma, n_features, n_freq, rng):
@@ -318,9 +301,10 @@ class OrthogonalRandomFeatures(_FourierFeatures):
 
     Parameters
     ----------
-    n_components : int, default=100
+    n_components : int or None, default=None
         D, the output width. The number of frequencies m (D/2 for 'sincos', D for 'cos')
         must be a multiple of d (ORF) or of d', the power of two at or above d (SORF).
+        None: one block (m = d or d').
     gamma : float > 0, default=None
         Width of :math:`\exp(-\gamma\|x - y\|^2)`; ``None`` is 1/d.
     structured : bool, default=False
@@ -398,9 +382,10 @@ class OrthogonalRandomFeatures(_FourierFeatures):
 
     kernel = "gaussian"
 
-    _parameter_constraints = {**_FEATURE_CONSTRAINTS, "structured": ["boolean"]}
+    _parameter_constraints = {**_FEATURE_CONSTRAINTS, "structured": ["boolean"],
+                              "n_components": [*_FEATURE_CONSTRAINTS["n_components"], None]}
 
-    def __init__(self, n_components=100, gamma=None, structured=False, variant="sincos",
+    def __init__(self, n_components=None, gamma=None, structured=False, variant="sincos",
                  dtype=np.float64, random_state=None):
         self.n_components = n_components
         self.gamma = gamma
@@ -414,19 +399,11 @@ class OrthogonalRandomFeatures(_FourierFeatures):
         """Draw the orthogonal blocks (and phases); only X's width is used."""
         X = validate_data(self, X, dtype=[np.float64, np.float32])
         d = X.shape[1]
-        if d < 2:
-            raise ValueError(f"{type(self).__name__} needs X with at least 2 features (a "
-                             f"block of orthogonal frequencies), got n_features={d}.")
-        m = n_frequencies(self.n_components, self.variant)
+        check_block_features(d, type(self).__name__)
         block = 1 << (d - 1).bit_length() if self.structured else d
-        if m % block:
-            what = f"d'={block}, the power of two at or above d={d}" if self.structured \
-                else f"d={d}"
-            per = 2 if self.variant == "sincos" else 1
-            raise ValueError(
-                f"n_components={self.n_components} gives m={m} frequencies with "
-                f"variant={self.variant!r}; m must be a multiple of {what} (whole blocks), "
-                f"e.g. n_components={per * block * max(1, round(m / block))}.")
+        m = n_frequencies(self.n_components, self.variant, block,
+                          f"d'={block}, the power of two at or above d={d}" if self.structured
+                          else f"d={d}")
         _, self.gamma_, _, _ = check_kernel_params("gaussian", self.gamma, n_features=d)
         rng = check_random_state(self.random_state)
         self.n_frequencies_ = m
@@ -504,8 +481,8 @@ def kernel_approximation_error(transformer, X, kernel=None, gamma=None, degree=N
 
 
 def _check_variance_args(z, variant):
-    if variant not in VARIANTS:
-        raise ValueError(f"variant must be one of {VARIANTS}, got variant={variant!r}.")
+    if variant not in FEATURE_VARIANTS:
+        raise ValueError(f"variant must be one of {FEATURE_VARIANTS}, got variant={variant!r}.")
     z = np.asarray(z, dtype=np.float64)
     if np.any(z < 0) or not np.all(np.isfinite(z)):
         raise ValueError("z must hold finite distances z = ||delta|| / sigma >= 0.")

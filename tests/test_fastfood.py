@@ -319,7 +319,7 @@ _X = np.random.default_rng(14).normal(size=(10, 12))
     (lambda: Fastfood(n_components=33), _X, "n_components must be even"),
     (lambda: Fastfood(n_components=48), _X, r"n_components=48 .*multiple of d'=16.*32"),
     (lambda: Fastfood(n_components=24, variant="cos"), _X, r"n_components=24 .*multiple of 16"),
-    (lambda: Fastfood(n_components=32), _X[:, :1], "n_features = 1"),
+    (lambda: Fastfood(n_components=32), _X[:, :1], "n_features=1"),
     (lambda: Fastfood(n_components=32), np.where(_X > 1, np.nan, _X), "NaN"),
     (lambda: Fastfood(n_components=32, backend="cuda"), _X, "backend"),
     (lambda: Fastfood(n_components=32, dtype=np.float16), _X, "dtype"),
@@ -347,3 +347,12 @@ def test_bad_input_at_transform_is_named_before_any_transform_runs(X, match, mon
         monkeypatch.setattr(ff, name, must_not_run)
     with pytest.raises(ValueError, match=match):
         f.transform(X)
+
+
+@pytest.mark.parametrize("variant", ["sincos", "cos"])
+def test_fastfood_defaults_to_one_block(variant):
+    X = np.random.default_rng(3).normal(size=(20, 12))
+    est = Fastfood(variant=variant, random_state=0)
+    Z = est.fit_transform(X)
+    assert est.n_components is None and est.n_padded_ == 16 and est.G_.shape == (1, 16)
+    assert Z.shape == (20, 32 if variant == "sincos" else 16)

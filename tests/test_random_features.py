@@ -497,3 +497,14 @@ def test_orf_error_is_below_rff_error_on_average():
            ["relative_frobenius"] for s in range(10)]
     se = np.hypot(np.std(orf, ddof=1), np.std(rff, ddof=1)) / np.sqrt(10)
     assert np.mean(rff) - np.mean(orf) > N_SE * se
+
+
+@pytest.mark.parametrize("structured", [False, True])
+@pytest.mark.parametrize("variant", ["sincos", "cos"])
+def test_orthogonal_features_default_to_one_block(structured, variant):
+    X = np.random.default_rng(3).normal(size=(20, 12))
+    block = 16 if structured else 12  # d' = 16 is the power of two at or above d = 12
+    est = OrthogonalRandomFeatures(structured=structured, variant=variant, random_state=0)
+    Z = est.fit_transform(X)
+    assert est.n_components is None and est.n_frequencies_ == block
+    assert Z.shape == (20, 2 * block if variant == "sincos" else block)

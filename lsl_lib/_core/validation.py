@@ -9,7 +9,7 @@ from numbers import Integral
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils._param_validation import Interval, Options, StrOptions
 
 from lsl_lib._core.backend import BACKENDS
 from lsl_lib._core.sampling import SCHEMES
@@ -58,3 +58,47 @@ def add_intercept_column(X):
         ones = sp.csr_matrix(np.ones((X.shape[0], 1), dtype=X.dtype))
         return sp.hstack([X, ones], format="csr", dtype=X.dtype)
     return np.hstack([X, np.ones((X.shape[0], 1), dtype=X.dtype)])
+
+
+#: The two real forms of random Fourier features: a cos and a sin of each frequency, or
+#: a cos with a random phase (Sutherland and Schneider 2015).
+FEATURE_VARIANTS = ("sincos", "cos")
+
+#: ``_parameter_constraints`` entries shared by the random feature maps (RFF, ORF, SORF,
+#: Fastfood): the output width, the variant, the output dtype and the seed.
+FEATURE_MAP_CONSTRAINTS = {
+    "n_components": [Interval(Integral, 1, None, closed="left")],
+    "variant": [StrOptions(set(FEATURE_VARIANTS))],
+    "dtype": [Options(type, {np.float32, np.float64})],
+    "random_state": ITERATIVE_CONSTRAINTS["random_state"],
+}
+
+
+def n_frequencies(n_components, variant, block=1, block_name="1"):
+    """The number m of frequencies behind an output of width D = ``n_components``.
+
+    D/2 for 'sincos' (a cos and a sin per frequency; D must be even), D for 'cos'. The
+    orthogonal and structured maps draw frequencies in whole blocks of ``block``
+    (described as ``block_name`` in the error): m must be a multiple of it, and
+    ``n_components=None`` means one block.
+    """
+    per = 2 if variant == "sincos" else 1
+    if n_components is None:
+        return block
+    if n_components % per:
+        raise ValueError(f"n_components must be even with variant='sincos' (a cos and a sin "
+                         f"per frequency), got n_components={n_components}.")
+    m = n_components // per
+    if m % block:
+        raise ValueError(
+            f"n_components={n_components} gives m={m} frequencies with variant={variant!r}; "
+            f"m must be a multiple of {block_name} (whole blocks): n_components a multiple "
+            f"of {per * block}, e.g. {per * block * max(1, round(m / block))}.")
+    return m
+
+
+def check_block_features(n_features, estimator):
+    """Orthogonal and structured blocks need d >= 2 features."""
+    if n_features < 2:
+        raise ValueError(f"{estimator} needs X with at least 2 features (a block of "
+                         f"orthogonal frequencies), got n_features={n_features}.")
