@@ -115,3 +115,16 @@ def test_block_features_need_two_features():
     check_block_features(2, "ORF")
     with pytest.raises(ValueError, match="ORF needs X with at least 2 features.*n_features=1"):
         check_block_features(1, "ORF")
+
+
+def test_every_topic_module_is_a_lazy_submodule_of_lsl_lib():
+    import pathlib
+
+    import lsl_lib
+    topics = sorted(p.stem for p in pathlib.Path(lsl_lib.__file__).parent.glob("*.py")
+                    if not p.stem.startswith("_"))
+    assert sorted(lsl_lib.__all__) == topics
+    for name in topics:
+        assert getattr(lsl_lib, name).__name__ == f"lsl_lib.{name}"
+    with pytest.raises(AttributeError, match="no attribute 'nothing'"):
+        lsl_lib.nothing
