@@ -184,7 +184,9 @@ def _open(page, lab_server, name: str) -> None:
     """Open the notebook in a clean JupyterLab workspace and wait for its kernel to be idle."""
     # ?reset: start from an empty workspace, without the tab of an earlier test
     page.goto(f"{lab_server.url}/lab/tree/{quote(name)}?reset&token={lab_server.token}")
-    page.wait_for_function(f"name => {PANEL_JS}?.context?.path === name", arg=name)
+    # the app object appears some time after the page has loaded: guard every step
+    page.wait_for_function(
+        "name => window.jupyterapp?.shell?.currentWidget?.context?.path === name", arg=name)
     page.evaluate(
         f"async () => {{ await {PANEL_JS}.context.ready; await {PANEL_JS}.sessionContext.ready; }}"
     )
