@@ -56,7 +56,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from lsl_lib._core.random import check_random_state
 from lsl_lib._core.validation import (FEATURE_MAP_CONSTRAINTS, FEATURE_VARIANTS,
                                      check_block_features, n_frequencies)
-from lsl_lib.fastfood import fwht
+from lsl_lib.fastfood import fwht, next_power_of_two
 from lsl_lib.kernels import _KERNEL_CONSTRAINTS, check_kernel_params, kernel_matrix
 
 #: The kernels with a frequency density in this module (the shift-invariant ones).
@@ -400,7 +400,7 @@ class OrthogonalRandomFeatures(_FourierFeatures):
         X = validate_data(self, X, dtype=[np.float64, np.float32])
         d = X.shape[1]
         check_block_features(d, type(self).__name__)
-        block = 1 << (d - 1).bit_length() if self.structured else d
+        block = next_power_of_two(d) if self.structured else d
         m = n_frequencies(self.n_components, self.variant, block,
                           f"d'={block}, the power of two at or above d={d}" if self.structured
                           else f"d={d}")
