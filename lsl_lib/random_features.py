@@ -47,6 +47,7 @@ Yu, Suresh, Choromanski, Holtmann-Rice, Kumar. Orthogonal random features. NIPS 
 from numbers import Integral
 
 import numpy as np
+import scipy.sparse as sp
 from scipy.special import hyp1f1
 from sklearn.base import BaseEstimator, TransformerMixin, _fit_context
 from sklearn.exceptions import NotFittedError
@@ -139,15 +140,24 @@ def sorf_projections(X, signs, scale):
 class _FourierFeatures(TransformerMixin, BaseEstimator):
     """What RFF, ORF and SORF share: the trig map of the projections, the tags."""
 
+    def _sparse_input(self):
+        """'csr' when X enters only through the product :math:`XW` (a sparse X is then
+        fine), else False."""
+        return "csr"
+
     def _project(self, X, out):
         """Write the projections :math:`XW` into ``out`` (shape (n, m)) and return the
         array that holds them (``out`` unless the subclass cannot use it)."""
+        if sp.issparse(X):
+            out[...] = X @ self.frequencies_
+            return out
         return np.matmul(X, self.frequencies_, out=out)
 
     def transform(self, X):
         """The random features of X, shape (n_samples, n_components), of type ``dtype``."""
         check_is_fitted(self)
-        X = validate_data(self, X, dtype=self.dtype, reset=False)
+        X = validate_data(self, X, accept_sparse=self._sparse_input(), dtype=self.dtype,
+                          reset=False)
         n, m = X.shape[0], self.n_frequencies_
         if self.variant == "cos":
             Z = self._project(X, np.empty((n, m), dtype=self.dtype))
@@ -170,6 +180,7 @@ class _FourierFeatures(TransformerMixin, BaseEstimator):
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.transformer_tags.preserves_dtype = [np.dtype(self.dtype).name]
+        tags.input_tags.sparse = bool(self._sparse_input())
         return tags
 
 
@@ -237,7 +248,8 @@ class RandomFourierFeatures(_FourierFeatures):
         \qquad
         \operatorname{Var}_{\text{cos}} = \frac{1 + \frac12 k(2\delta) - k(\delta)^2}{D}.
 
-    Cost: O(nmd) for the projections and O(nD) trig evaluations; memory O(md).
+    Cost: O(nmd) for the projections and O(nD) trig evaluations; memory O(md). X enters
+    only through the product :math:`XW`, so a CSR matrix is accepted (the output is dense).
 
     References
     ----------
@@ -271,7 +283,8 @@ class RandomFourierFeatures(_FourierFeatures):
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None):
         """Draw the frequencies (and phases); only X's width is used."""
-        X = validate_data(self, X, dtype=[np.float64, np.float32])
+        X = validate_data(self, X, accept_sparse=self._sparse_input(),
+                          dtype=[np.float64, np.float32])
         m = n_frequencies(self.n_components, self.variant)
         _, self.gamma_, _, _ = check_kernel_params(self.kernel, self.gamma,
                                                    n_features=X.shape[1])
@@ -358,7 +371,8 @@ class OrthogonalRandomFeatures(_FourierFeatures):
     (:math:`w_1^\top\delta \pm w_2^\top\delta` has the law of a :math:`\chi(2d)` length
     times a coordinate of a uniform unit vector). ORF is unbiased; SORF, whose rows all
     have the length :math:`\sqrt{d'}/\sigma`, has a bias that vanishes as d grows
-    (Yu et al., Theorem 3).
+    (Yu et al., Theorem 3). ORF accepts a CSR matrix X (only :math:`XW` reads it); SORF,
+    which pads and transforms X itself, needs it dense.
 
     References
     ----------
@@ -397,7 +411,8 @@ class OrthogonalRandomFeatures(_FourierFeatures):
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None):
         """Draw the orthogonal blocks (and phases); only X's width is used."""
-        X = validate_data(self, X, dtype=[np.float64, np.float32])
+        X = validate_data(self, X, accept_sparse=self._sparse_input(),
+                          dtype=[np.float64, np.float32])
         d = X.shape[1]
         check_block_features(d, type(self).__name__)
         block = next_power_of_two(d) if self.structured else d
@@ -416,6 +431,9 @@ class OrthogonalRandomFeatures(_FourierFeatures):
             self.frequencies_ = draw_orthogonal_frequencies(d, m, sigma, rng).astype(self.dtype)
         self._draw_offsets(rng)
         return self
+
+    def _sparse_input(self):
+        return False if self.structured else "csr"  # SORF pads and transforms X densely
 
     def _project(self, X, out):
         if not self.structured:

@@ -508,3 +508,27 @@ def test_orthogonal_features_default_to_one_block(structured, variant):
     Z = est.fit_transform(X)
     assert est.n_components is None and est.n_frequencies_ == block
     assert Z.shape == (20, 2 * block if variant == "sincos" else block)
+
+
+@pytest.mark.parametrize("make", [
+    lambda: RandomFourierFeatures(40, kernel="laplacian", gamma=0.3, random_state=0),
+    lambda: RandomFourierFeatures(40, variant="cos", dtype=np.float32, random_state=0),
+    lambda: OrthogonalRandomFeatures(24, gamma=0.3, random_state=0),
+])
+def test_sparse_input_gives_the_dense_features(make):
+    import scipy.sparse as sp
+    X = sp.random(30, 6, density=0.4, random_state=0, format="csr")
+    Z_sparse, Z_dense = make().fit_transform(X), make().fit_transform(X.toarray())
+    assert isinstance(Z_sparse, np.ndarray) and Z_sparse.dtype == Z_dense.dtype
+    tol = 1e-6 if Z_dense.dtype == np.float32 else 1e-12
+    np.testing.assert_allclose(Z_sparse, Z_dense, rtol=tol, atol=tol)
+
+
+def test_sorf_refuses_sparse_input_by_name():
+    import scipy.sparse as sp
+    X = sp.random(30, 6, density=0.4, random_state=0, format="csr")
+    with pytest.raises(TypeError, match="dense data is required"):
+        OrthogonalRandomFeatures(16, structured=True).fit(X)
+    fitted = OrthogonalRandomFeatures(16, structured=True).fit(X.toarray())
+    with pytest.raises(TypeError, match="dense data is required"):
+        fitted.transform(X)
