@@ -622,8 +622,8 @@ def gap_safe_screen(XtR, norm2, gap, alpha, n):
 
 
 def lasso_cd(X, y, alpha, *, coef_init=None, tol=1e-4, max_iter=1000, selection="cyclic",
-             screening=True, precompute="auto", record_every=None, backend="auto",
-             random_state=None):
+             screening=True, gap_every=None, precompute="auto", record_every=None,
+             backend="auto", random_state=None):
     r"""Coordinate descent for the Lasso on prepared (already centred) arrays.
 
     Parameters
@@ -645,6 +645,10 @@ def lasso_cd(X, y, alpha, *, coef_init=None, tol=1e-4, max_iter=1000, selection=
     screening : bool, default=True
         At each gap check, drop for good the features :func:`gap_safe_screen` proves
         zero (as scikit-learn does).
+    gap_every : int or None, default=None
+        Also check the gap (and screen) every that many epochs, as Fercoq et al. (2015)
+        do: screening then acts while the solver is still far from the optimum. None
+        checks only where scikit-learn does, which keeps its iterates exactly.
     precompute : {'auto'} or bool or ndarray of shape (d, d), default='auto'
         Covariance updates (Friedman et al. 2010, §2.2): keep :math:`q = X^\\top r`
         instead of r, from the Gram matrix :math:`G = X^\\top X` (or the one given), so
@@ -670,6 +674,8 @@ def lasso_cd(X, y, alpha, *, coef_init=None, tol=1e-4, max_iter=1000, selection=
         raise ValueError(f"selection must be one of {SELECTIONS}, got {selection!r}.")
     if isinstance(precompute, str) and precompute != "auto":
         raise ValueError(f"precompute must be 'auto', a bool or X'X, got {precompute!r}.")
+    if not (gap_every is None or (isinstance(gap_every, Integral) and gap_every >= 1)):
+        raise ValueError(f"gap_every must be None or an int >= 1, got {gap_every!r}.")
     if not alpha >= 0:
         raise ValueError(f"alpha must be >= 0, got {alpha}.")
     if not (tol >= 0 and max_iter >= 1):
@@ -732,11 +738,13 @@ def lasso_cd(X, y, alpha, *, coef_init=None, tol=1e-4, max_iter=1000, selection=
                     uniforms, row = rng.random((max(1, DRAW_SIZE // d), d)), 0
                 todo = stop - epochs if selection == "cyclic" else \
                     min(stop - epochs, len(uniforms) - row)
+                if gap_every is not None:  # stop at the next multiple of gap_every
+                    todo = min(todo, gap_every - epochs % gap_every)
                 trace.start()
                 done, gap_asked = chunk(Xt, w, R, norm2, float(n * alpha), np.flatnonzero(keep),
                                         uniforms[row:row + todo], todo, float(tol), gram)
                 epochs, row = epochs + done, row + done
-                if gap_asked or epochs == max_iter:
+                if gap_asked or epochs == max_iter or (gap_every and epochs % gap_every == 0):
                     gap = check_gap()
                     converged = gap <= gap_tol
                 trace.stop()
@@ -836,6 +844,9 @@ class LassoCD(RegressorMixin, BaseEstimator):
         Coordinates in increasing order, or drawn uniformly with replacement.
     screening : bool, default=True
         Drop the features that gap safe rules prove zero (:func:`gap_safe_screen`).
+    gap_every : int or None, default=None
+        Also check the duality gap, and screen, every that many epochs (see
+        :func:`lasso_cd`); None: only where scikit-learn does.
     precompute : {'auto'} or bool, default='auto'
         Covariance updates from :math:`X^\\top X` (see :func:`lasso_cd`); ``'auto'``
         uses them when there are more samples than features.
@@ -882,19 +893,21 @@ class LassoCD(RegressorMixin, BaseEstimator):
         "alpha": [Interval(Real, 0, None, closed="left")],
         "selection": [StrOptions(set(SELECTIONS))],
         "screening": ["boolean"],
+        "gap_every": [Interval(Integral, 1, None, closed="left"), None],
         "precompute": [StrOptions({"auto"}), "boolean"],
         **_CD_CONSTRAINTS,
     }
 
     def __init__(self, alpha=1.0, fit_intercept=True, max_iter=1000, tol=1e-4,
-                 selection="cyclic", screening=True, precompute="auto", record_every=None,
-                 backend="auto", random_state=None):
+                 selection="cyclic", screening=True, gap_every=None, precompute="auto",
+                 record_every=None, backend="auto", random_state=None):
         self.alpha = alpha
         self.fit_intercept = fit_intercept
         self.max_iter = max_iter
         self.tol = tol
         self.selection = selection
         self.screening = screening
+        self.gap_every = gap_every
         self.precompute = precompute
         self.record_every = record_every
         self.backend = backend
@@ -910,7 +923,7 @@ class LassoCD(RegressorMixin, BaseEstimator):
             X_offset, y_offset = np.zeros(X.shape[1]), 0.0
         self.coef_, self.dual_gap_, self.n_iter_, self.history_ = lasso_cd(
             X, y, self.alpha, tol=self.tol, max_iter=self.max_iter, selection=self.selection,
-            screening=self.screening, precompute=self.precompute,
+            screening=self.screening, gap_every=self.gap_every, precompute=self.precompute,
             record_every=self.record_every, backend=self.backend, random_state=self.random_state)
         self.intercept_ = float(y_offset - X_offset @ self.coef_)
         return self

@@ -323,6 +323,26 @@ def test_lasso_screening_is_safe_and_drops_features():
 
 
 @pytest.mark.parametrize("backend", ["numpy", "numba"])
+def test_lasso_gap_every_screens_early_and_keeps_the_iterates(backend):
+    """Checked only where scikit-learn checks it, the gap comes too late to screen much;
+    checked every 10 epochs (Fercoq et al.), it certifies most of 1000 features zero long
+    before the end, and the epochs and the solution stay those of the unscreened run."""
+    X, y = _lasso_problem(n=100, d=1000, k=10, rho=0.3, seed=0)
+    X, y = X - X.mean(axis=0), y - y.mean()
+    alpha = 0.1 * np.abs(X.T @ y).max() / len(y)
+    runs = {every: lasso_cd(X, y, alpha, tol=1e-8, gap_every=every, record_every=1,
+                            backend=backend) for every in (None, 10)}
+    w_all, _, it_all, _ = lasso_cd(X, y, alpha, tol=1e-8, screening=False, backend=backend)
+    for w, gap, it, h in runs.values():
+        np.testing.assert_allclose(w, w_all, rtol=1e-8, atol=1e-12)
+        assert it == it_all
+    h_late, h_early = runs[None][3], runs[10][3]
+    assert np.all(h_late["n_active"][:it_all // 2] == 1000)
+    assert h_early["n_active"][20] < 100 < h_early["n_active"][9]
+    assert h_early["n_active"][-1] <= 2 * np.count_nonzero(w_all)
+
+
+@pytest.mark.parametrize("backend", ["numpy", "numba"])
 def test_lasso_path_warm_starts(backend):
     X, y = _lasso_problem(n=120, d=25, seed=5)
     X, y = X - X.mean(axis=0), y - y.mean()
@@ -439,6 +459,7 @@ _INF = np.where(np.eye(40, 2) == 1, np.inf, _X)
     (lambda: LassoCD(selection="greedy"), _X, _y, "'selection'"),
     (lambda: LassoCD(max_iter=0), _X, _y, "'max_iter'"),
     (lambda: LassoCD(precompute="yes"), _X, _y, "'precompute'"),
+    (lambda: LassoCD(gap_every=0), _X, _y, "'gap_every'"),
     (LassoCD, np.empty((0, 2)), np.empty(0), "0 sample"),
     (BlockCDKernelRidge, _NAN, _y, "NaN"),
     (BlockCDKernelRidge, _X, _y[:-1], "inconsistent numbers of samples"),
@@ -475,6 +496,7 @@ def test_sparse_input_to_the_dense_only_estimators_is_refused():
     (lambda: lasso_cd(_X, _y, -1.0), "alpha"),
     (lambda: lasso_cd(_X, _y, 1.0, selection="greedy"), "selection"),
     (lambda: lasso_cd(_X, _y, 1.0, precompute="yes"), "precompute"),
+    (lambda: lasso_cd(_X, _y, 1.0, gap_every=0), "gap_every"),
     (lambda: lasso_cd(_X, _y, 1.0, precompute=np.eye(_X.shape[1] + 1)), "precompute"),
     (lambda: lasso_path(_X, _y[:-1]), "y"),
     (lambda: lasso_path(_X, _y, n_alphas=0), "n_alphas"),
