@@ -51,13 +51,8 @@ from lsl_lib._core.random import check_random_state
 from lsl_lib._core.sampling import sample_indices
 from lsl_lib._core.trace import Trace, chunk_bounds
 from lsl_lib._core.validation import ITERATIVE_CONSTRAINTS, check_n_classes, signed_binary_labels
-from lsl_lib.kernels import (_KERNEL_CONSTRAINTS, check_kernel_params, kernel_finish,
-                             kernel_matrix, kernel_raw)
-
-
-def cache_slots(cache_size, n_samples):
-    """How many kernel rows (n float64 values each) fit in ``cache_size`` megabytes."""
-    return min(n_samples, int(cache_size * 2 ** 20) // (8 * n_samples))
+from lsl_lib.kernels import (_KERNEL_CONSTRAINTS, cache_slots, check_kernel_params,
+                             kernel_finish, kernel_matrix, kernel_raw, take_lru_slot)
 
 
 class KernelPegasosState:
@@ -150,17 +145,7 @@ def kernel_pegasos_numba_chunk(X, y, alpha, support, m, t0, indices, lam, code, 
         else:
             counters[1] += 1
             if n_slots > 0:
-                slot = 0
-                for s in range(n_slots):  # a free slot, else the least recently used
-                    if owner[s] < 0:
-                        slot = s
-                        break
-                    if last_used[s] < last_used[slot]:
-                        slot = s
-                if owner[slot] >= 0:
-                    slot_of[owner[slot]] = -1
-                owner[slot] = i
-                slot_of[i] = slot
+                slot = take_lru_slot(i, slot_of, owner, last_used)
                 filled[slot] = 0
         # the row's missing kernel values: raw parts first, then one vectorised finish
         row = slots[slot] if slot >= 0 else scratch

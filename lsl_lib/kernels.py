@@ -251,6 +251,34 @@ def kernel_column(code, Xt, x, gamma, degree, coef0, out):
     kernel_finish(code, out, gamma, degree, coef0)
 
 
+def cache_slots(cache_size, n_samples):
+    """How many kernel rows (or columns) of ``n_samples`` float64 values fit in
+    ``cache_size`` megabytes; at most ``n_samples``."""
+    return min(n_samples, int(cache_size * 2 ** 20) // (8 * n_samples))
+
+
+@jit
+def take_lru_slot(i, slot_of, owner, last_used):
+    """Give example ``i`` the least recently used cache slot and return it.
+
+    The compiled caches of kernel Pegasos and the online kernel learner keep
+    ``owner[s]`` (the example in slot s, -1 if empty), ``slot_of[i]`` (the slot of
+    example i, -1 if not cached) and ``last_used[s]`` (the clock at the last use,
+    lower than any clock value while the slot is empty). The slot with the smallest
+    ``last_used`` (the first one on ties, so the first empty slot while there is one)
+    is taken, its previous owner evicted; the caller fills it and stamps ``last_used``.
+    """
+    s = 0
+    for k in range(1, last_used.shape[0]):
+        if last_used[k] < last_used[s]:
+            s = k
+    if owner[s] >= 0:
+        slot_of[owner[s]] = -1
+    owner[s] = i
+    slot_of[i] = s
+    return s
+
+
 _KERNEL_CONSTRAINTS = {
     "kernel": [StrOptions(set(KERNELS))],
     "gamma": [Interval(Real, 0, None, closed="neither"), None],

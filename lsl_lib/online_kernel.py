@@ -140,7 +140,8 @@ from lsl_lib._core.random import check_random_state
 from lsl_lib._core.sampling import SCHEMES, sample_indices
 from lsl_lib._core.trace import Trace, chunk_bounds
 from lsl_lib._core.validation import ITERATIVE_CONSTRAINTS, signed_binary_labels
-from lsl_lib.kernels import _KERNEL_CONSTRAINTS, check_kernel_params, kernel_column, kernel_matrix
+from lsl_lib.kernels import (_KERNEL_CONSTRAINTS, cache_slots, check_kernel_params, kernel_column,
+                             kernel_matrix, take_lru_slot)
 
 MODELS = ("l1_svm", "l2_svm", "huber", "logistic", "exponential", "ls_svm", "l1_svm_l1",
           "l2_svm_l1")
@@ -238,11 +239,6 @@ def regularised_risk(model, alpha, outputs, y, C, delta=0.5):
     return float(omega + C * margin_loss(model, y * outputs, delta).sum())
 
 
-def column_cache_slots(cache_size, n_samples):
-    """How many whole kernel columns (n float64 each) fit in ``cache_size`` megabytes."""
-    return int(min(n_samples, int(cache_size * 2 ** 20) // (8 * n_samples)))
-
-
 class ColumnCache:
     """A bounded LRU cache of kernel columns :math:`K(:, x_i)`, held in arrays.
 
@@ -257,7 +253,7 @@ class ColumnCache:
 
     def __init__(self, X, kernel, gamma, degree, coef0, cache_size):
         n = X.shape[0]
-        n_slots = column_cache_slots(cache_size, n)
+        n_slots = cache_slots(cache_size, n)
         self.X, self.kernel_args = X, (kernel, gamma, degree, coef0)
         self.slots = np.empty((n_slots, n))
         self.slot_of = np.full(n, -1, dtype=np.int64)
@@ -312,14 +308,7 @@ def cached_column_numba(X, Xt, i, kcode, gamma, degree, coef0, slots, slot_of, o
     if slots.shape[0] == 0:
         col = scratch
     else:
-        s = 0
-        for k in range(1, slots.shape[0]):
-            if last_used[k] < last_used[s]:
-                s = k
-        if owner[s] >= 0:
-            slot_of[owner[s]] = -1
-        owner[s] = i
-        slot_of[i] = s
+        s = take_lru_slot(i, slot_of, owner, last_used)
         last_used[s] = counters[0]
         col = slots[s]
     kernel_column(kcode, Xt, X[i], gamma, degree, coef0, col)

@@ -1,6 +1,6 @@
 """Exact kernels against scikit-learn's, kernel ridge against scikit-learn's, the
 explicit polynomial map against the kernel, and the compiled kernel_raw, kernel_finish,
-kernel_column and exp_inplace."""
+kernel_column and exp_inplace, and the kernel caches' sizing and LRU slot choice."""
 import math
 
 import numpy as np
@@ -12,8 +12,9 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 
 import lsl_lib.kernels as kernels_module
 from lsl_lib.kernels import (INNER_PRODUCT_KERNELS, KERNELS, KernelRidge, PolynomialFeatureMap,
-                             check_kernel_params, exp_inplace, kernel_column, kernel_finish,
-                             kernel_matrix, kernel_raw, n_polynomial_features)
+                             cache_slots, check_kernel_params, exp_inplace, kernel_column,
+                             kernel_finish, kernel_matrix, kernel_raw, n_polynomial_features,
+                             take_lru_slot)
 
 rng = np.random.default_rng(0)
 X = rng.normal(size=(40, 5))
@@ -86,6 +87,28 @@ def test_kernel_column_equals_kernel_matrix(kernel, backend):
         func(code, Xt, Y[i], gamma, degree, coef0, out)
         np.testing.assert_allclose(out, kernel_matrix(X, Y[[i]], kernel, 0.3, 3, 1.5)[:, 0],
                                    rtol=1e-13, atol=1e-15)
+
+
+def test_cache_slots_counts_whole_rows_of_float64():
+    assert cache_slots(200, 5000) == 5000  # 191 MB: every row
+    assert cache_slots(200, 100_000) == 262  # 200 * 2**20 // 800 000
+    assert cache_slots(100, 300) == 300
+    assert cache_slots(0.01, 5000) == 0 and cache_slots(0, 300) == 0
+
+
+@pytest.mark.parametrize("backend", ["numba", "numpy"])
+def test_take_lru_slot_fills_empty_slots_first_then_evicts_the_least_recent(backend):
+    take = take_lru_slot if backend == "numba" else take_lru_slot.py_func
+    slot_of = np.full(6, -1, dtype=np.int64)
+    owner = np.full(3, -1, dtype=np.int64)
+    last_used = np.full(3, -1, dtype=np.int64)
+    for clock, i in enumerate([4, 0, 5]):  # three empty slots, taken in order
+        s = take(i, slot_of, owner, last_used)
+        last_used[s] = clock
+        assert s == clock
+    last_used[0] = 7  # example 4 used again: example 0 (slot 1) is now the least recent
+    assert take(2, slot_of, owner, last_used) == 1
+    assert list(owner) == [4, 2, 5] and list(slot_of) == [-1, -1, 1, -1, 0, 2]
 
 
 @pytest.mark.parametrize("kernel", ["gaussian", "laplacian", "cauchy", "polynomial", "linear"])

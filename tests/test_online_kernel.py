@@ -12,8 +12,8 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 from lsl_lib.datasets import checkerboard, concentric_circles, two_gaussian_blobs
 from lsl_lib.kernels import check_kernel_params, kernel_matrix
 from lsl_lib.online_kernel import (MODELS, ColumnCache, OnlineKernelClassifier, cached_column_numba,
-                                   column_cache_slots, lambda_and_penalty, lambda_and_penalty_numba,
-                                   margin_loss, online_kernel, psi)
+                                   lambda_and_penalty, lambda_and_penalty_numba, margin_loss,
+                                   online_kernel, psi)
 
 L1_MODELS = ("exponential", "l1_svm_l1", "l2_svm_l1")
 Z = [-2.0, 0.3, 0.8, 1.0, 2.5]
@@ -173,10 +173,7 @@ def test_lru_cache_evicts_the_least_recently_used(backend):
     assert sorted(cache.owner) == [0, 1] and cache.slot_of[2] == -1
 
 
-def test_cache_slots_and_no_cache():
-    assert column_cache_slots(200, 5000) == 5000
-    assert column_cache_slots(200, 100_000) == 262
-    assert column_cache_slots(0.01, 5000) == 0
+def test_no_cache_computes_every_column():
     X, y = _circles(50)
     state, h = online_kernel(X, y, "ls_svm", cache_size=0, n_epochs=2, record_every=100,
                              random_state=0)
