@@ -364,8 +364,9 @@ def test_plot_kernel_pegasos_marks_the_support_by_alpha(circles):
     support = [c for c in regions.collections
                if c.get_offsets().shape[0] == len(clf.support_)][-1]
     np.testing.assert_allclose(support.get_offsets(), clf.support_vectors_)
-    sizes = support.get_sizes()
-    assert sizes[np.argmax(alpha)] == pytest.approx(200.0) and np.argmin(sizes) == np.argmin(alpha)
+    sizes = support.get_sizes()  # dual_coef_ = alpha_j y_j / (lam T): area follows alpha_j
+    np.testing.assert_allclose(sizes, 8.0 + 152.0 * alpha / alpha.max())
+    assert f"α ≠ 0: {len(clf.support_)} of {len(y)} (area ∝ |α|)" in _labels(regions)
     assert convergence.get_xscale() == "log" and convergence.get_yscale() == "log"
     first = convergence.get_lines()[0]
     assert first.get_xdata()[0] > 0  # t = 0 is left out of the log axis
@@ -374,14 +375,16 @@ def test_plot_kernel_pegasos_marks_the_support_by_alpha(circles):
     _renders(fig)
 
 
-def test_plot_kernel_pegasos_without_history_or_alpha(circles):
+def test_plot_kernel_pegasos_without_history_takes_svc(circles):
     from sklearn.svm import SVC
 
     X, y = circles
     svc = SVC(C=1.0, gamma=1.0).fit(X, y)
     fig = plot_kernel_pegasos(svc, X, y, resolution=30)
     assert len(fig.axes) == 1
-    assert any(label == f"support: {len(svc.support_)}" for label in _labels(fig.axes[0]))
+    assert f"α ≠ 0: {len(svc.support_)} of {len(y)} (area ∝ |α|)" in _labels(fig.axes[0])
+    sizes = [c for c in fig.axes[0].collections if c.get_offsets().shape[0] == len(svc.support_)]
+    np.testing.assert_allclose(sizes[-1].get_sizes().max(), 160.0)  # the largest |dual_coef_|
     _renders(fig)
 
 

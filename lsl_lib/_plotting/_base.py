@@ -52,6 +52,25 @@ def _count_on_twin_axis(ax, x, counts, label, ylabel, top=None):
     return [a + b for a, b in zip(ax.get_legend_handles_labels(), twin.get_legend_handles_labels())]
 
 
+def _mark_support(ax, estimator, n_samples=None, max_area=160.0):
+    """Circle a kernel classifier's support vectors, area :math:`\\propto |\\alpha_j|`.
+
+    ``estimator`` has ``support_vectors_`` and signed coefficients ``dual_coef_``
+    (kernel Pegasos, the online kernel learner, ``sklearn.svm.SVC`` whose array is
+    (1, n_SV)); the legend counts them, out of ``n_samples`` when given.
+    """
+    support = np.asarray(estimator.support_vectors_, dtype=float)
+    coef = np.ravel(np.asarray(estimator.dual_coef_, dtype=float))
+    if len(support) == 0:
+        ax.plot([], [], "o", mfc="none", mec="k", label="α ≠ 0: none")
+        return
+    largest = np.max(np.abs(coef))
+    sizes = 8.0 + (max_area - 8.0) * np.abs(coef) / (largest if largest > 0 else 1.0)
+    of = f" of {n_samples}" if n_samples is not None else ""
+    ax.scatter(support[:, 0], support[:, 1], s=sizes, facecolors="none", edgecolors="k",
+               linewidths=0.8, label=f"α ≠ 0: {len(support)}{of} (area ∝ |α|)")
+
+
 def _mean_and_band(values, band):
     """Mean over runs and the ``band`` percentiles of a (runs, points) array (1-D: one run)."""
     values = np.atleast_2d(np.asarray(values, dtype=float))

@@ -4,7 +4,7 @@ import numpy as np
 from matplotlib.figure import Figure
 
 from lsl_lib._plotting._base import (AXIS_LABELS, new_figure, _count_on_twin_axis, _legend_below,
-                                    _trace_axis)
+                                    _mark_support, _trace_axis)
 from lsl_lib._plotting.pegasos import plot_decision_boundary
 
 AXIS_LABELS.update({
@@ -206,15 +206,17 @@ def plot_kernel_pegasos(estimator, X, y, history=None, resolution=150, title=Non
     """A fitted kernel classifier on 2-D data and, if given, its convergence trace.
 
     Left: the decision regions of :func:`plot_decision_boundary` (boundary solid,
-    margins dashed), the support vectors circled, with an area proportional to the
-    violation count ``alpha_`` when the estimator has one (kernel Pegasos), equal
-    otherwise (``sklearn.svm.SVC``). Right: the suboptimality
+    margins dashed), the support vectors circled, with an area proportional to
+    :math:`|\\alpha_j|` (``dual_coef_``; for kernel Pegasos :math:`\\alpha_j y_j/(\\lambda T)`,
+    so the violation count). Right: the suboptimality
     :math:`f(w_t) - f(w^*)` against t on log-log axes, with a dotted :math:`c/t`
     guide, and the support size m on a right-hand axis (dashed).
 
     Parameters
     ----------
-    estimator : fitted binary classifier with ``support_vectors_`` and ``decision_function``
+    estimator : fitted binary classifier
+        With ``support_vectors_``, ``dual_coef_`` and ``decision_function`` (kernel
+        Pegasos, ``sklearn.svm.SVC``).
     X : ndarray of shape (n, 2)
     y : ndarray of shape (n,)
     history : dict of ndarray, optional
@@ -230,15 +232,7 @@ def plot_kernel_pegasos(estimator, X, y, history=None, resolution=150, title=Non
     fig, axes = new_figure(1 if history is None else 2, width=5.2, height=4.2)
     ax = axes[0]
     plot_decision_boundary(estimator, X, y, resolution=resolution, ax=ax)
-    support = np.asarray(estimator.support_vectors_, dtype=float)
-    alpha = getattr(estimator, "alpha_", None)
-    if alpha is not None and len(alpha):
-        sizes = 15.0 + 185.0 * np.asarray(alpha, dtype=float) / np.max(alpha)
-        label = f"support: {len(support)} (area ∝ α)"
-    else:
-        sizes, label = 50.0, f"support: {len(support)}"
-    ax.scatter(support[:, 0], support[:, 1], s=sizes, facecolors="none", edgecolors="k",
-               linewidths=0.8, label=label)
+    _mark_support(ax, estimator, n_samples=len(X))
     _legend_below(ax)
     ax.set_title("decision boundary (solid), margins ±1 (dashed)", fontsize="medium")
     if history is not None:

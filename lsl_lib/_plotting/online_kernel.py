@@ -2,7 +2,8 @@
 vectors, coefficients, the online kernel learner."""
 import numpy as np
 
-from lsl_lib._plotting._base import AXIS_LABELS, new_figure, _count_on_twin_axis, _legend_below
+from lsl_lib._plotting._base import (AXIS_LABELS, new_figure, _count_on_twin_axis, _legend_below,
+                                     _mark_support)
 from lsl_lib._plotting.pegasos import plot_decision_boundary
 
 AXIS_LABELS.update({
@@ -65,26 +66,6 @@ def plot_margin_losses(z, losses, psis, margin=1.0, title=None):
     if title:
         fig.suptitle(title)
     return fig
-
-
-def _signed_support(estimator):
-    """Support vectors and signed coefficients (``support_vectors_``, ``dual_coef_`` raveled)."""
-    support = np.asarray(estimator.support_vectors_, dtype=float)
-    coef = np.ravel(np.asarray(estimator.dual_coef_, dtype=float))  # SVC's is (1, n_SV)
-    return support, coef
-
-
-def _mark_support(ax, estimator, n_samples=None, max_area=160.0):
-    """Circle the support vectors of ``estimator`` on ``ax``, area :math:`\\propto |\\alpha_j|`."""
-    support, coef = _signed_support(estimator)
-    if len(support) == 0:
-        ax.plot([], [], "o", mfc="none", mec="k", label="α ≠ 0: none")
-        return
-    largest = np.max(np.abs(coef))
-    sizes = 8.0 + (max_area - 8.0) * np.abs(coef) / (largest if largest > 0 else 1.0)
-    of = f" of {n_samples}" if n_samples is not None else ""
-    ax.scatter(support[:, 0], support[:, 1], s=sizes, facecolors="none", edgecolors="k",
-               linewidths=0.8, label=f"α ≠ 0: {len(support)}{of} (area ∝ |α|)")
 
 
 def plot_support(estimators, X, y, resolution=150, title=None):
