@@ -76,7 +76,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, _fit_co
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.extmath import row_norms
 from sklearn.utils.metaestimators import available_if
-from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.multiclass import _check_partial_fit_first_call, check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from lsl_lib._core.backend import compiled_arrays, jit, resolve_backend
@@ -346,7 +346,7 @@ def _check_positive(name, value, auto=False):
 def stochastic_gradient(X, y, lam, n_epochs, *, method="sarah", loss="log", eta="auto",
                         inner_loop="auto", batch_size=1, sampling="iid", output="last",
                         gamma=0.125, record_every=None, reference_objective=None, monitor=None,
-                        backend="auto", random_state=None):
+                        backend="auto", random_state=None, state=None, smoothness=None):
     r"""Minimise :math:`f` by SGD, SVRG, SARAH or SARAH+ from w = 0, on prepared arrays.
 
     The functional core of :class:`StochasticGradientClassifier` and
@@ -371,7 +371,10 @@ def stochastic_gradient(X, y, lam, n_epochs, *, method="sarah", loss="log", eta=
         (m = n for k = 1), so that the inner loop samples about n examples.
     batch_size : int, default=1
         k; SVRG and SARAH use the same mini-batch in both of their gradients.
-    sampling : {'iid', 'permutation', 'reshuffle'}, default='iid'
+    sampling : {'iid', 'permutation', 'reshuffle', 'in_order'}, default='iid'
+        A scheme of :mod:`lsl_lib._core.sampling`, or ``'in_order'``: the rows 0, 1, ...,
+        n - 1 as given, in mini-batches of k consecutive rows, wrapping around after row
+        n - 1 (what ``partial_fit`` runs, one pass per call).
     output : {'last', 'random'}, default='last'
         The new :math:`\tilde w` of SVRG and SARAH: :math:`w_m`, or :math:`w_t` with t
         uniform on {0, ..., m} (the papers' analysed option). SARAH+ outputs its last
@@ -386,6 +389,12 @@ def stochastic_gradient(X, y, lam, n_epochs, *, method="sarah", loss="log", eta=
         ``monitor(w) -> dict`` of extra columns at each record point.
     backend : {'auto', 'numba', 'numpy'}, default='auto'
     random_state : None, int or numpy.random.Generator, default=None
+    state : StochasticGradientState or None, default=None
+        Continue this run (updated in place): its w, its counts, and SGD's step
+        :math:`\eta_t` from its t. None starts from w = 0.
+    smoothness : float or None, default=None
+        The L of the ``'auto'`` steps; None takes :math:`c\max_i\|x_i\|^2 + \lambda`
+        over these rows (``partial_fit`` passes the maximum over every chunk seen).
 
     Returns
     -------
@@ -413,24 +422,33 @@ def stochastic_gradient(X, y, lam, n_epochs, *, method="sarah", loss="log", eta=
     path = resolve_backend(backend)
     n_samples, n_features = X.shape
     check_batch_size(batch_size, n_samples)
+    if state is None:
+        state = StochasticGradientState(n_features)
+    elif state.w.shape != (n_features,):
+        raise ValueError(f"state.w has shape {state.w.shape}, X has {n_features} features.")
     rng = check_random_state(random_state)
     objective = FiniteSumObjective(X, y, lam, loss)
+    L = objective.L if smoothness is None else float(smoothness)
     steps_per_epoch = -(-n_samples // batch_size)
     m = steps_per_epoch if inner_loop == "auto" else int(inner_loop)
     n_rows = n_epochs * (steps_per_epoch if method == "sgd" else m - 1)
-    indices = sample_indices(n_samples, n_rows, batch_size, sampling, rng) if n_rows \
-        else np.empty((0, batch_size), dtype=np.int64)
-    if method == "sgd":
-        t = np.arange(1, n_rows + 1, dtype=np.float64)
-        steps = 1.0 / (lam * t + objective.L) if eta == "auto" else np.full(n_rows, float(eta))
+    if sampling == "in_order":
+        indices = (np.arange(n_rows * batch_size, dtype=np.int64) % n_samples).reshape(
+            n_rows, batch_size)
     else:
-        eta = 1.0 / (2.0 * objective.L) if eta == "auto" else float(eta)
+        indices = sample_indices(n_samples, n_rows, batch_size, sampling, rng) if n_rows \
+            else np.empty((0, batch_size), dtype=np.int64)
+    if method == "sgd":
+        t = np.arange(state.t + 1, state.t + n_rows + 1, dtype=np.float64)
+        steps = 1.0 / (lam * t + L) if eta == "auto" else np.full(n_rows, float(eta))
+    else:
+        eta = 1.0 / (2.0 * L) if eta == "auto" else float(eta)
         t_out = rng.integers(0, m + 1, size=n_epochs) if output == "random" \
             else np.full(n_epochs, m, dtype=np.int64)
     if path == "numba":
         data, cols, indptr = compiled_arrays(X)
         y_float = np.ascontiguousarray(y, dtype=np.float64)
-    state = StochasticGradientState(n_features)
+    first_epoch = state.epoch
     trace = Trace()
 
     def record():
@@ -475,7 +493,7 @@ def stochastic_gradient(X, y, lam, n_epochs, *, method="sarah", loss="log", eta=
                              "use a smaller eta (or eta='auto').")
         state.t += int(lengths.sum())
         state.n_gradients += n_gradients
-        state.epoch = stop
+        state.epoch = first_epoch + stop
         state.inner_loop_lengths.extend(int(length) for length in lengths)
         if record_every is not None:
             record()
@@ -562,10 +580,25 @@ class _BaseStochasticGradient(BaseEstimator):
                              order="C", y_numeric=isinstance(self, RegressorMixin), reset=reset)
         return (add_intercept_column(X) if self.fit_intercept else X), y
 
-    def _run(self, X, y, eval_set):
-        """Run the solver on prepared X and encoded y, and store the fitted attributes."""
+    def _run(self, X, y, eval_set, partial=None):
+        """Run the solver on prepared X and encoded y, and store the fitted attributes.
+
+        ``partial``: None for ``fit`` (from w = 0); ``'first'`` or ``'continue'`` for
+        ``partial_fit``: one SGD pass over the rows in order, from w = 0 or from the
+        fitted w and t, with L the largest over every chunk seen.
+        """
         check_batch_size(self.batch_size, X.shape[0])
         loss = get_smooth_loss(self.loss)
+        smoothness = FiniteSumObjective(X, y, self.lam, loss).L
+        state, n_epochs, sampling = None, self.n_epochs, self.sampling
+        if partial is not None:
+            n_epochs, sampling = 1, "in_order"
+        if partial == "continue":
+            smoothness = max(smoothness, self.smoothness_)
+            state = StochasticGradientState(X.shape[1])
+            state.w = np.append(self.coef_, self.intercept_) if self.fit_intercept \
+                else self.coef_.copy()
+            state.t = self.t_
         reference = self.reference_objective
         if reference == "auto":
             reference = primal_objective(reference_solution(X, y, self.lam, loss, tol=1e-10), X,
@@ -578,18 +611,31 @@ class _BaseStochasticGradient(BaseEstimator):
             def monitor(w):
                 return {self._eval_name: self._eval_metric(np.asarray(X_eval @ w), y_eval)}
 
+        t_before = 0 if state is None else state.t
         state, self.history_ = stochastic_gradient(
-            X, y, self.lam, self.n_epochs, method=self.method, loss=loss, eta=self.eta,
-            inner_loop=self.inner_loop, batch_size=self.batch_size, sampling=self.sampling,
+            X, y, self.lam, n_epochs, method=self.method, loss=loss, eta=self.eta,
+            inner_loop=self.inner_loop, batch_size=self.batch_size, sampling=sampling,
             output=self.output, record_every=self.record_every, reference_objective=reference,
-            monitor=monitor, backend=self.backend, random_state=self.random_state)
+            monitor=monitor, backend=self.backend, random_state=self.random_state, state=state,
+            smoothness=smoothness)
         w = state.w
         self.coef_ = (w[:-1] if self.fit_intercept else w).copy()
         self.intercept_ = float(w[-1]) if self.fit_intercept else 0.0
-        self.n_iter_ = state.t
+        self.t_ = state.t
+        self.n_iter_ = state.t - t_before
+        self.smoothness_ = smoothness
         self.effective_passes_ = state.n_gradients / X.shape[0]
         self.inner_loop_lengths_ = np.asarray(state.inner_loop_lengths)
         return self
+
+    def _is_online(self):
+        """``partial_fit`` exists for SGD alone: the other methods need full gradients."""
+        if self.method != "sgd":
+            raise AttributeError(
+                f"partial_fit needs method='sgd', got method={self.method!r}: SVRG, SARAH and "
+                "SARAH+ take a full gradient over the whole training set in every outer "
+                "loop, which a stream of chunks does not give; use fit.")
+        return True
 
     def _scores(self, X):
         check_is_fitted(self)
@@ -639,10 +685,16 @@ _PARAMETERS_DOC = r"""
     ----------
     coef_ : ndarray of shape (n_features,)
     intercept_ : float
+    t_ : int
+        Updates of w in total (``partial_fit`` continues the step count from it).
     n_iter_ : int
-        Updates of w.
+        Updates of w in the last call to ``fit`` or ``partial_fit``.
+    smoothness_ : float
+        L of the ``'auto'`` steps, :math:`c\max_i\|x_i\|^2 + \lambda` (the intercept's
+        constant feature included); after ``partial_fit``, the largest over the chunks.
     effective_passes_ : float
-        Gradient evaluations / n: a full gradient costs 1, a step of SVRG or SARAH 2k/n.
+        Gradient evaluations / n in the last call: a full gradient costs 1, a step of
+        SVRG or SARAH 2k/n.
     inner_loop_lengths_ : ndarray of int
         Updates in each outer loop (m, or fewer when SARAH+ stops early).
     history_ : dict of ndarray
@@ -704,6 +756,45 @@ class StochasticGradientClassifier(ClassifierMixin, _BaseStochasticGradient):
         self.classes_ = np.unique(y)
         check_n_classes(self.classes_, self.loss, ("log", "smoothed_hinge"))
         return self._run(X, signed_binary_labels(y, self.classes_), eval_set)
+
+    @available_if(_BaseStochasticGradient._is_online)
+    @_fit_context(prefer_skip_nested_validation=True)
+    def partial_fit(self, X, y, classes=None):
+        """One SGD pass over the rows of (X, y) in the order given.
+
+        Available with ``method='sgd'`` only (an ``AttributeError`` naming ``method``
+        otherwise: the variance-reduced methods need full gradients).
+
+        The pass makes :math:`\\lceil n/k\\rceil` steps on mini-batches of k consecutive
+        rows (the last one wraps around to the first rows), continuing the step count t
+        of the previous calls (or of ``fit``): :math:`\\eta_t = 1/(\\lambda t + L)`, L the
+        largest over the chunks seen. ``sampling``, ``n_epochs`` and ``random_state``
+        play no part. Calls on consecutive chunks of ``X[perm]``, each a multiple of k
+        rows long, therefore give the iterates of one ``fit`` with
+        ``sampling='permutation'``, ``n_epochs=1``, when ``perm`` is that fit's
+        permutation and L is the same (the first chunk holds the longest row, or a
+        constant ``eta``).
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+        classes : array-like of shape (2,), required on the first call
+            Both labels that will ever appear.
+
+        Returns
+        -------
+        self
+        """
+        first = _check_partial_fit_first_call(self, classes)
+        X, y = self._prepare(X, y, reset=first)
+        check_classification_targets(y)
+        check_n_classes(self.classes_, self.loss, ("log", "smoothed_hinge"))
+        unknown = np.setdiff1d(y, self.classes_)
+        if unknown.size:
+            raise ValueError(f"y contains labels {unknown!r} not in classes {self.classes_!r}.")
+        return self._run(X, signed_binary_labels(y, self.classes_), None,
+                         partial="first" if first else "continue")
 
     def decision_function(self, X):
         """Scores :math:`\\langle w, x\\rangle + b` of ``classes_[1]``, shape (n,)."""
@@ -782,6 +873,16 @@ class StochasticGradientRegressor(RegressorMixin, _BaseStochasticGradient):
         """Fit from w = 0; ``eval_set=(X_test, y_test)`` adds ``history_['test_mse']``."""
         X, y = self._prepare(X, y, reset=True)
         return self._run(X, y.astype(np.float64), eval_set)
+
+    @available_if(_BaseStochasticGradient._is_online)
+    @_fit_context(prefer_skip_nested_validation=True)
+    def partial_fit(self, X, y):
+        """One SGD pass over the rows of (X, y) in the order given (``method='sgd'`` only),
+        t and L continuing: as :meth:`StochasticGradientClassifier.partial_fit`."""
+        first = not hasattr(self, "t_")
+        X, y = self._prepare(X, y, reset=first)
+        return self._run(X, y.astype(np.float64), None,
+                         partial="first" if first else "continue")
 
     def predict(self, X):
         return self._scores(X)

@@ -4,6 +4,7 @@ estimators keep scikit-learn's contract and reject bad input before compiled cod
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from sklearn.base import clone
 from sklearn.linear_model import Ridge
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
@@ -433,6 +434,126 @@ def test_functional_api_names_bad_arguments(kwargs, match):
     args = dict(lam=0.1, n_epochs=1) | kwargs
     with pytest.raises(ValueError, match=match):
         stochastic_gradient(_X, _y.astype(float), args.pop("lam"), args.pop("n_epochs"), **args)
+
+
+# --- partial_fit: SGD over a stream of chunks ----------------------------------------------
+
+def _unit_rows_problem(loss, n=120, seed=0):
+    """Rows of equal norm: every chunk has the same L, so the 'auto' steps of
+    partial_fit are those of fit."""
+    X, y = _problem(loss, n=n, d=5, seed=seed)
+    return X, y
+
+
+@pytest.mark.parametrize("Est,loss", [(StochasticGradientClassifier, "log"),
+                                      (StochasticGradientClassifier, "smoothed_hinge"),
+                                      (StochasticGradientRegressor, "squared")])
+@pytest.mark.parametrize("backend", ["numpy", "numba"])
+@pytest.mark.parametrize("batch_size,eta", [(1, "auto"), (4, "auto"), (3, 0.2)])
+def test_partial_fit_over_chunks_is_fit_on_the_same_order(Est, loss, backend, batch_size, eta):
+    """fit(sampling='permutation', n_epochs=1) visits X[perm] in order; partial_fit on
+    consecutive chunks of X[perm] (multiples of k rows) makes the same steps, t continuing."""
+    X, y = _unit_rows_problem(loss)
+    seed = 3
+    common = dict(method="sgd", loss=loss, lam=0.05, eta=eta, batch_size=batch_size,
+                  backend=backend)
+    full = Est(n_epochs=1, sampling="permutation", random_state=seed, **common).fit(X, y)
+    perm = np.random.default_rng(seed).permutation(len(y))  # the permutation fit draws
+    online = Est(**common)
+    extra = {"classes": [-1.0, 1.0]} if Est is StochasticGradientClassifier else {}
+    for chunk in np.split(perm, [24, 60, 96]):
+        online.partial_fit(X[chunk], y[chunk], **extra)
+    np.testing.assert_allclose(online.coef_, full.coef_, rtol=1e-12, atol=1e-15)
+    assert online.intercept_ == pytest.approx(full.intercept_, rel=1e-12, abs=1e-15)
+    assert online.t_ == full.t_ == len(y) // batch_size
+    assert online.n_iter_ == 24 // batch_size  # the last chunk's steps
+    assert online.smoothness_ == pytest.approx(full.smoothness_, rel=1e-12)
+
+
+def test_partial_fit_continues_fit_and_agrees_across_backends_on_sparse_input():
+    X, y = _problem("log", n=90, unit_rows=False)
+    csr = sp.csr_matrix(X)
+    models = {}
+    for backend in ("numpy", "numba"):
+        clf = StochasticGradientClassifier(method="sgd", lam=0.1, n_epochs=2, record_every=1,
+                                           backend=backend, random_state=0).fit(csr[:60], y[:60])
+        assert clf.t_ == 120 and clf.history_["iteration"][-1] == 120
+        clf.partial_fit(csr[60:], y[60:])
+        assert clf.t_ == 150 and clf.n_iter_ == 30
+        np.testing.assert_array_equal(clf.history_["iteration"], [120, 150])  # t continues
+        models[backend] = clf
+    np.testing.assert_allclose(models["numba"].coef_, models["numpy"].coef_, rtol=1e-10)
+    # a longer row in a later chunk raises L, and the steps with it: never longer than 1/L
+    assert models["numpy"].smoothness_ == pytest.approx(
+        0.25 * (np.max(np.sum(X ** 2, axis=1)) + 1.0) + 0.1)
+    # the steps continue from t: the second pass is not a restart
+    restarted = StochasticGradientClassifier(method="sgd", lam=0.1, backend="numpy").partial_fit(
+        X[60:], y[60:], classes=[-1, 1])
+    assert not np.allclose(restarted.coef_, models["numpy"].coef_)
+
+
+def test_partial_fit_streams_to_the_optimum():
+    """Many in-order passes with eta_t = 1/(lam t + L) reach the minimiser (the O(1/t) rate)."""
+    X, rng = _standardised(n=400, d=5)
+    y = np.sign(X @ rng.normal(size=5) + 0.3 * rng.normal(size=400))
+    lam = 0.05
+    w_star = reference_solution(X, y, lam, get_smooth_loss("log"), tol=1e-10)[0]
+    clf = StochasticGradientClassifier(method="sgd", lam=lam, fit_intercept=False)
+    for _ in range(20):
+        for chunk in np.array_split(rng.permutation(400), 8):
+            clf.partial_fit(X[chunk], y[chunk], classes=[-1, 1])
+    assert clf.t_ == 20 * 400
+    assert np.linalg.norm(clf.coef_ - w_star) < 0.05 * np.linalg.norm(w_star)
+
+
+@pytest.mark.parametrize("make,call,match", [
+    (lambda: C(method="sgd"), lambda est: est.partial_fit(_X, _y), "classes"),
+    (lambda: C(method="sgd"), lambda est: est.partial_fit(_X3, _y3, classes=[-1, 1, 2]),
+     "Only binary"),
+    (lambda: C(method="sgd"), lambda est: est.partial_fit(_X3, _y3, classes=[-1, 1]),
+     "not in classes"),
+    (lambda: C(method="sgd"), lambda est: est.partial_fit(_X, _y, classes=[1]), "one class"),
+    (lambda: C(method="sgd", batch_size=41),
+     lambda est: est.partial_fit(_X, _y, classes=[-1, 1]), "batch_size"),
+    (lambda: C(method="sgd"),
+     lambda est: est.partial_fit(np.where(np.eye(40, 2) == 1, np.nan, _X), _y, classes=[-1, 1]),
+     "NaN"),
+    (lambda: R(method="sgd", lam=0.0), lambda est: est.partial_fit(_X, _y), "lam"),
+    (lambda: R(method="sgd"), lambda est: est.partial_fit(_X, _y[:-1]), "inconsistent"),
+])
+def test_partial_fit_bad_input_is_named_before_compiled_code_runs(make, call, match,
+                                                                  monkeypatch):
+    import lsl_lib.stochastic_gradient as module
+
+    def must_not_run(*args):
+        raise AssertionError("an algorithm ran on bad input")
+
+    for name in ("sgd_numpy_chunk", "sgd_numba_chunk"):
+        monkeypatch.setattr(module, name, must_not_run)
+    with pytest.raises(ValueError, match=match):
+        call(make())
+
+
+@pytest.mark.parametrize("estimator", [C(), C(method="sarah+"), R(method="svrg"), R()])
+def test_partial_fit_is_only_for_sgd_and_says_why(estimator):
+    assert not hasattr(estimator, "partial_fit")  # what scikit-learn's tools look at
+    with pytest.raises(AttributeError, match="partial_fit") as error:
+        estimator.partial_fit(_X, _y)
+    assert f"method='sgd', got method={estimator.method!r}" in str(error.value.__cause__)
+    assert hasattr(clone(estimator).set_params(method="sgd"), "partial_fit")
+
+
+def test_partial_fit_checks_later_chunks_against_the_first():
+    clf = StochasticGradientClassifier(method="sgd").partial_fit(_X, _y, classes=[-1, 1])
+    with pytest.raises(ValueError, match="features"):
+        clf.partial_fit(np.hstack([_X, _X]), _y)
+    with pytest.raises(ValueError, match="classes"):
+        clf.partial_fit(_X, _y, classes=[0, 1])
+    with pytest.raises(ValueError, match="not in classes"):
+        clf.partial_fit(_X3, _y3)
+    reg = StochasticGradientRegressor(method="sgd").partial_fit(_X, _y)
+    with pytest.raises(ValueError, match="features"):
+        reg.partial_fit(_X[:, :1], _y)
 
 
 @parametrize_with_checks([
