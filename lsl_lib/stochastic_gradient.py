@@ -717,6 +717,19 @@ class StochasticGradientClassifier(ClassifierMixin, _BaseStochasticGradient):
     """ + _PARAMETERS_DOC.replace("{eval}", "test_error") + r"""
     classes_ : ndarray of shape (2,)
 
+    Notes
+    -----
+    The defaults (SARAH, :math:`\lambda = 10^{-4}`, :math:`\eta = 1/(2L)`, m = n, 10
+    outer loops: about 30 effective passes) were measured against scikit-learn with
+    its own defaults. On 3 000 rows of a9a (the test split held out) they score 84.3 %,
+    against 84.5 % for ``LogisticRegression()`` and 84.1 % for
+    ``SGDClassifier(loss='log_loss')``; on a linear teacher, the same accuracy as
+    ``LogisticRegression()``. ``method='sgd'`` with its ``'auto'`` step is the lecture's
+    baseline, not a recommendation: while :math:`\lambda t < L` its step is about
+    :math:`1/L`, and its last iterate sits at the noise floor of that step (83.5 % on
+    a9a, 5 points below on the linear teacher). The step follows the longest row:
+    standardise the features first.
+
     See Also
     --------
     StochasticGradientRegressor
@@ -836,6 +849,14 @@ class StochasticGradientRegressor(RegressorMixin, _BaseStochasticGradient):
     ----------
     loss : {'squared'}, default='squared'
     """ + _PARAMETERS_DOC.replace("{eval}", "test_mse") + r"""
+    Notes
+    -----
+    The defaults, measured as for :class:`StochasticGradientClassifier`: on
+    cpu_small and California housing, standardised, the held-out :math:`R^2` is that of
+    ``Ridge()`` to 0.001 (0.710 and 0.627). The step follows the longest row: on raw
+    cpu_small, whose features span six orders of magnitude, :math:`1/(2L)` is tiny and 10
+    outer loops leave w near 0 (``SGDRegressor`` overflows there); standardise first.
+
     See Also
     --------
     StochasticGradientClassifier

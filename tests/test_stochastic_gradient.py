@@ -5,11 +5,13 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 from sklearn.base import clone
-from sklearn.linear_model import Ridge
+from sklearn.linear_model import LogisticRegression, Ridge, SGDClassifier
+from sklearn.model_selection import train_test_split
+from sklearn.preprocessing import StandardScaler
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from lsl_lib._core.sampling import sample_indices
-from lsl_lib.datasets import two_gaussian_blobs
+from lsl_lib.datasets import linear_teacher, load_shared, shared_data_dir, two_gaussian_blobs
 from lsl_lib.pegasos import reference_solution
 from lsl_lib.losses import SmoothedHinge, score_derivative
 from lsl_lib.stochastic_gradient import (METHODS, SMOOTH_LOSSES, FiniteSumObjective,
@@ -434,6 +436,42 @@ def test_functional_api_names_bad_arguments(kwargs, match):
     args = dict(lam=0.1, n_epochs=1) | kwargs
     with pytest.raises(ValueError, match=match):
         stochastic_gradient(_X, _y.astype(float), args.pop("lam"), args.pop("n_epochs"), **args)
+
+
+# --- defaults: what a user who reads nothing gets -------------------------------------------
+
+def test_defaults_match_scikit_learn_on_generated_data():
+    """StochasticGradientClassifier() / Regressor(), nothing set, against the exact
+    solvers with their own defaults, on held-out data."""
+    X, y = linear_teacher(4000, 20, label_noise=0.1, random_state=0)
+    Xtr, Xte, ytr, yte = train_test_split(X, y, test_size=0.5, random_state=0)
+    ours = StochasticGradientClassifier().fit(Xtr, ytr).score(Xte, yte)
+    assert ours >= LogisticRegression().fit(Xtr, ytr).score(Xte, yte) - 0.01
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(4000, 20)) * rng.uniform(0.5, 2.0, 20) + rng.normal(size=20)
+    y = X @ rng.normal(size=20) + 3.0 + rng.normal(size=4000)
+    Xtr, Xte, ytr, yte = train_test_split(X, y, test_size=0.5, random_state=0)
+    ours = StochasticGradientRegressor().fit(Xtr, ytr).score(Xte, yte)
+    assert ours >= Ridge().fit(Xtr, ytr).score(Xte, yte) - 0.005
+
+
+@pytest.mark.skipif(shared_data_dir() is None, reason="the shared data (LSL_SHARED_DATA) is absent")
+def test_defaults_match_scikit_learn_on_real_data():
+    """a9a (3 000 training rows, the whole test split) and cpu_small, standardised."""
+    X, y = load_shared("a9a")
+    rows = np.random.default_rng(0).choice(X.shape[0], 3000, replace=False)
+    X, y = X[rows], y[rows]
+    Xte, yte = load_shared("a9a", split="test")
+    ours = StochasticGradientClassifier(random_state=0).fit(X, y).score(Xte, yte)
+    assert ours >= LogisticRegression().fit(X, y).score(Xte, yte) - 0.01
+    assert ours >= SGDClassifier(loss="log_loss", random_state=0).fit(X, y).score(Xte, yte)
+    table = np.loadtxt(shared_data_dir() / "pmlb_227_cpu_small.tsv.gz", skiprows=1)
+    Xtr, Xte, ytr, yte = train_test_split(table[:, :-1], table[:, -1], test_size=0.25,
+                                          random_state=0)
+    scaler = StandardScaler().fit(Xtr)
+    Xtr, Xte = scaler.transform(Xtr), scaler.transform(Xte)
+    ours = StochasticGradientRegressor(random_state=0).fit(Xtr, ytr).score(Xte, yte)
+    assert ours >= Ridge().fit(Xtr, ytr).score(Xte, yte) - 0.005
 
 
 # --- partial_fit: SGD over a stream of chunks ----------------------------------------------
