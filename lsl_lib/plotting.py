@@ -19,7 +19,8 @@ from lsl_lib._plotting.kernel_pegasos import (plot_cache_effect, plot_feature_co
                                               plot_violation_counts)
 from lsl_lib._plotting.online_kernel import (plot_coefficients, plot_margin_losses,
                                              plot_online_kernel, plot_support)
-from lsl_lib._plotting.stochastic_gradient import plot_convergence_bound
+from lsl_lib._plotting.stochastic_gradient import (plot_convergence_bound,
+                                                   plot_theorems_and_practice)
 from lsl_lib._plotting.coordinate_descent import (plot_duality_gap, plot_lasso_path,
                                                   plot_residuals)
 from lsl_lib._plotting.kernel_approximation import (plot_error_curves, plot_matrices,
@@ -36,7 +37,7 @@ __all__ = [
     "plot_cache_effect", "plot_feature_count", "plot_kernel_pegasos", "plot_kernels",
     "plot_violation_counts",
     "plot_coefficients", "plot_margin_losses", "plot_online_kernel", "plot_support",
-    "plot_convergence_bound",
+    "plot_convergence_bound", "plot_theorems_and_practice",
     "plot_duality_gap", "plot_lasso_path", "plot_residuals",
     "plot_error_curves", "plot_matrices", "plot_spectrum", "plot_variance",
     "plot_estimate_distribution", "plot_kernel_approximation",

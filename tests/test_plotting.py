@@ -578,3 +578,32 @@ def test_plot_convergence_bound_draws_bounds_and_clips_growing_ones():
     assert grad.get_ylim()[1] < 100
     assert fig._suptitle.get_text() == "bound"
     _renders(fig)
+
+
+def test_plot_theorems_and_practice_one_axis_per_theorem():
+    from lsl_lib.plotting import AXIS_LABELS, plot_theorems_and_practice
+
+    passes = [0.0, 21.0, 42.0]
+    seeds = [{"effective_passes": passes, "suboptimality": [0.5, 0.05, v]} for v in (1e-3, 3e-3)]
+    practice = {"effective_passes": [0.0, 3.0, 6.0], "suboptimality": [0.5, 0.1, 0.0],
+                "grad_norm2": [0.07, 0.01, 1e-3]}
+    panels = [dict(column="suboptimality", title="SVRG", histories={"theorem": seeds,
+                                                                    "practice": practice},
+                   bounds={"bound α^s": (passes, [0.5, 0.4, 0.32])}),
+              dict(column="grad_norm2", title="SARAH", histories={"practice": practice},
+                   bounds={"bound σ^s": (passes, [0.07, 0.04, 0.0])})]
+    fig = plot_theorems_and_practice(panels, title="theory and practice")
+    left, right = fig.axes
+    assert _labels(left) == ["theorem (mean of 2)", "practice", "bound α^s"]
+    np.testing.assert_allclose(left.get_lines()[0].get_ydata(), [0.5, 0.05, 2e-3])  # the mean
+    assert len(_bands(left)) == 1 and len(_bands(right)) == 0  # a band for several seeds only
+    assert np.isnan(left.get_lines()[1].get_ydata()[-1])  # 0 is not drawn on a log axis
+    assert _dashed(left)[0].get_color() == "k" and len(_dashed(right)) == 1
+    assert np.isnan(_dashed(right)[0].get_ydata()[-1])
+    assert left.get_yscale() == right.get_yscale() == "log"
+    assert left.get_ylabel() == AXIS_LABELS["suboptimality"]
+    assert right.get_ylabel() == AXIS_LABELS["grad_norm2"]
+    assert left.get_xlabel() == AXIS_LABELS["effective_passes"]
+    assert (left.get_title(), right.get_title()) == ("SVRG", "SARAH")
+    assert fig._suptitle.get_text() == "theory and practice"
+    _renders(fig)

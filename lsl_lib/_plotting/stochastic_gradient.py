@@ -1,7 +1,9 @@
-"""Figures of lecture 05 (notebooks/05_sarah.ipynb): convergence beside the linear rate."""
+"""Figures of lecture 05 (notebooks/05_sarah.ipynb): convergence beside the linear rate,
+and the theorems' settings beside the practical ones."""
 import numpy as np
 
-from lsl_lib._plotting._base import AXIS_LABELS, plot_convergence
+from lsl_lib._plotting._base import (AXIS_LABELS, _legend_below, _mean_and_band, _trace_axis,
+                                    new_figure, plot_convergence)
 
 AXIS_LABELS.update({
     "effective_passes": "effective passes (gradient evaluations / n)",
@@ -49,4 +51,52 @@ def plot_convergence_bound(histories, bounds, x="effective_passes",
         if finite.size:
             ax.set_ylim(min(low, finite.min()), max(high, finite.max()))
         ax.legend(fontsize="small")
+    return fig
+
+
+def plot_theorems_and_practice(panels, x="effective_passes", band=(25, 75), width=6.2,
+                               height=4.6, title=None):
+    """One axis per theorem: runs in the theorem's settings under its bound, beside
+    runs in the practical settings, on a log scale.
+
+    Parameters
+    ----------
+    panels : list of dict
+        One per axis, with keys ``'column'`` (the trace column the theorem bounds,
+        e.g. ``'suboptimality'`` or ``'grad_norm2'``), ``'histories'`` (label ->
+        ``history_`` or list of them, as in :func:`plot_convergence`: a list is drawn
+        as its mean with a band), ``'bounds'`` (label -> ``(xs, values)``, drawn dashed
+        black with markers) and ``'title'``.
+    x : str, default='effective_passes'
+    band : (float, float), default=(25, 75)
+        Percentiles of the runs bounding the band.
+    width, height : float
+        Size of one axis, in inches.
+    title : str, optional
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    fig, axes = new_figure(len(panels), width=width, height=height)
+    for ax, panel in zip(axes, panels):
+        column = panel["column"]
+        for label, runs in panel["histories"].items():
+            runs = [runs] if isinstance(runs, dict) else runs
+            mean, low, high, n_runs = _mean_and_band([h[column] for h in runs], band)
+            mean, low, high = (np.where(v > 0, v, np.nan) for v in (mean, low, high))
+            xs = np.asarray(runs[0][x], dtype=float)
+            line, = ax.plot(xs, mean, marker="o", ms=4, lw=2,
+                            label=f"{label} (mean of {n_runs})" if n_runs > 1 else label)
+            if n_runs > 1:
+                ax.fill_between(xs, low, high, color=line.get_color(), alpha=0.2, linewidth=0)
+        for label, (xs, values) in panel.get("bounds", {}).items():
+            values = np.asarray(values, dtype=float)
+            ax.plot(xs, np.where(values > 0, values, np.nan), ls="--", marker="x", color="k",
+                    lw=1.5, label=label)
+        _trace_axis(ax, x, column, False, True)
+        ax.set_title(panel.get("title", ""))
+        _legend_below(ax, ncols=1)
+    if title:
+        fig.suptitle(title)
     return fig
