@@ -727,7 +727,7 @@ class StochasticGradientClassifier(ClassifierMixin, _BaseStochasticGradient):
     ``LogisticRegression()``. ``method='sgd'`` with its ``'auto'`` step is the lecture's
     baseline, not a recommendation: while :math:`\lambda t < L` its step is about
     :math:`1/L`, and its last iterate sits at the noise floor of that step (83.5 % on
-    a9a, 5 points below on the linear teacher). The step follows the longest row:
+    a9a, 4 to 7 points below on linear teachers). The step follows the longest row:
     standardise the features first.
 
     See Also
