@@ -61,7 +61,7 @@ def plot_margin_losses(z, losses, psis, margin=1.0, title=None):
         ax.set_xlabel("margin z = y·o(x)")
         ax.grid(True, alpha=0.3)
     fig.legend(*ax_loss.get_legend_handles_labels(), loc="outside lower center", ncols=3,
-               fontsize="small", frameon=False)
+               frameon=False)
     if margin is not None:
         ax_psi.text(margin + 0.05, 3.0, "beyond the margin", fontsize="small", va="top",
                     color="0.3")
