@@ -16,9 +16,10 @@ from lsl_lib._plotting.pegasos import (plot_decision_boundary, plot_minibatch,
                                        plot_training_set_size, plot_weight_images)
 from lsl_lib._plotting.kernel_pegasos import (plot_cache_effect, plot_feature_count,
                                               plot_kernel_pegasos, plot_kernels,
-                                              plot_violation_counts)
+                                              plot_suboptimality, plot_violation_counts)
 from lsl_lib._plotting.online_kernel import (plot_coefficients, plot_margin_losses,
-                                             plot_online_kernel, plot_support)
+                                             plot_online_convergence, plot_online_kernel,
+                                             plot_support)
 from lsl_lib._plotting.stochastic_gradient import (plot_convergence_bound,
                                                    plot_theorems_and_practice)
 from lsl_lib._plotting.coordinate_descent import (plot_duality_gap, plot_lasso_path,
@@ -35,8 +36,9 @@ __all__ = [
     "plot_subgradient_descent",
     "plot_decision_boundary", "plot_minibatch", "plot_training_set_size", "plot_weight_images",
     "plot_cache_effect", "plot_feature_count", "plot_kernel_pegasos", "plot_kernels",
-    "plot_violation_counts",
-    "plot_coefficients", "plot_margin_losses", "plot_online_kernel", "plot_support",
+    "plot_suboptimality", "plot_violation_counts",
+    "plot_coefficients", "plot_margin_losses", "plot_online_convergence", "plot_online_kernel",
+    "plot_support",
     "plot_convergence_bound", "plot_theorems_and_practice",
     "plot_duality_gap", "plot_lasso_path", "plot_residuals",
     "plot_error_curves", "plot_matrices", "plot_spectrum", "plot_variance",

@@ -275,7 +275,7 @@ def test_plot_convergence_one_axis_per_column_one_line_per_run():
 from lsl_lib.datasets import concentric_circles  # noqa: E402
 from lsl_lib.kernel_pegasos import KernelPegasosClassifier  # noqa: E402
 from lsl_lib.plotting import (plot_cache_effect, plot_feature_count, plot_kernel_pegasos,  # noqa: E402
-                              plot_kernels, plot_violation_counts)
+                              plot_kernels, plot_suboptimality, plot_violation_counts)
 
 
 @pytest.fixture(scope="module")
@@ -334,12 +334,36 @@ def test_plot_cache_effect_one_axis_per_column():
     hits, evaluations = fig.axes
     assert _labels(hits) == ["iid", "permutation", "all n rows fit"]
     np.testing.assert_allclose(hits.get_lines()[1].get_ydata(), [0.0, 0.0, 0.9])
-    np.testing.assert_allclose(evaluations.get_lines()[0].get_ydata(), [10, 6, 1])
+    np.testing.assert_allclose(evaluations.get_lines()[0].get_ydata(), [10e-6, 6e-6, 1e-6])
+    assert "millions" in evaluations.get_ylabel()  # no "1e6" offset text above the axis
     assert hits.get_lines()[2].get_xdata()[0] == 1.5
     assert hits.get_ylim()[1] <= 1.05 and evaluations.get_ylim()[0] == 0
     _renders(fig)
     fig = plot_cache_effect(sizes, {"a": dict(seconds=[3.0, 2.0, 1.0])}, columns="seconds")
     assert len(fig.axes) == 1 and fig.axes[0].get_ylabel() == "time (s)"
+
+
+def test_plot_suboptimality_draws_a_c_over_t_guide_per_run():
+    t = np.array([0, 10, 20, 40, 80, 160, 320, 640, 1280])
+    exact = np.r_[np.nan, 5.0 / t[1:]]  # exactly 5/t; t = 0 cannot be drawn on a log axis
+    jittered = np.r_[1.0, 50.0 / t[1:] * np.array([3.0, 0.5, 2.0, 1.0, 1.5, 0.8, 1.0, 1.2])]
+    fig = plot_suboptimality({"exact": dict(iteration=t, suboptimality=exact),
+                              "jittered": dict(iteration=t, suboptimality=jittered)}, title="1/t")
+    ax = fig.axes[0]
+    assert ax.get_xscale() == "log" and ax.get_yscale() == "log" and ax.get_title() == "1/t"
+    # the median of t (f - f*) over the second half: 5 and 50 x median(1.5, 0.8, 1.0, 1.2)
+    assert _labels(ax) == ["exact", "c / t,  c = 5", "jittered", "c / t,  c = 55"]
+    data, guide = ax.get_lines()[:2]
+    np.testing.assert_allclose(data.get_xdata(), t[1:])
+    np.testing.assert_allclose(guide.get_ydata(), data.get_ydata())  # the guide lies on 5/t
+    assert guide.get_linestyle() == ":" and guide.get_color() == data.get_color()
+    np.testing.assert_allclose(ax.get_lines()[3].get_ydata(), 55.0 / t[1:])
+    fig.canvas.draw()
+    ticks = [label.get_text() for label in ax.get_xticklabels() if label.get_text()]
+    assert {"20", "50", "100", "200", "500", "1,000"} <= set(ticks)  # more than one x-tick
+    _renders(fig)
+    assert _labels(plot_suboptimality({"a": dict(iteration=t, suboptimality=exact)},
+                                      guide=False).axes[0]) == ["a"]
 
 
 def test_plot_violation_counts_scatter():
@@ -368,8 +392,12 @@ def test_plot_kernel_pegasos_marks_the_support_by_alpha(circles):
     np.testing.assert_allclose(sizes, 8.0 + 152.0 * alpha / alpha.max())
     assert f"α ≠ 0: {len(clf.support_)} of {len(y)} (area ∝ |α|)" in _labels(regions)
     assert convergence.get_xscale() == "log" and convergence.get_yscale() == "log"
-    first = convergence.get_lines()[0]
+    first, guide = convergence.get_lines()[:2]
     assert first.get_xdata()[0] > 0  # t = 0 is left out of the log axis
+    late = (first.get_xdata() * first.get_ydata())[len(first.get_xdata()) // 2:]
+    c = float(f"{np.median(late):.2g}")  # the legend's c, to two significant digits
+    np.testing.assert_allclose(guide.get_ydata() * guide.get_xdata(), c)
+    assert f"c / t, c = {c:,g}" in _labels(convergence)
     np.testing.assert_allclose(twin.get_lines()[0].get_ydata(), clf.history_["n_support"])
     assert fig._suptitle.get_text() == "panel"
     _renders(fig)
@@ -392,7 +420,7 @@ def test_plot_kernel_pegasos_without_history_takes_svc(circles):
 
 from lsl_lib.online_kernel import OnlineKernelClassifier  # noqa: E402
 from lsl_lib.plotting import (plot_coefficients, plot_margin_losses,  # noqa: E402
-                              plot_online_kernel, plot_support)
+                              plot_online_convergence, plot_online_kernel, plot_support)
 
 
 @pytest.fixture(scope="module")
@@ -421,6 +449,8 @@ def test_plot_margin_losses_one_line_per_loss_psi_where_given():
     np.testing.assert_allclose(ax_psi.get_lines()[0].get_ydata(), (z < 1).astype(float))
     assert ax_loss.get_lines()[0].get_linewidth() > ax_loss.get_lines()[1].get_linewidth()
     assert len(ax_loss.patches) == len(ax_psi.patches) == 1  # shaded: beyond the margin
+    legend, = fig.legends  # under both axes, off the curves
+    assert [text.get_text() for text in legend.get_texts()] == ["hinge", "squared"]
     assert fig._suptitle.get_text() == "losses"
     _renders(fig)
     assert not plot_margin_losses(z, losses, {}, margin=None).axes[1].patches
@@ -489,6 +519,27 @@ def test_plot_online_kernel_regions_errors_and_support_size(online_fit):
     assert errors.get_ylim()[0] == 0 and twin.get_ylim()[1] == pytest.approx(1.05 * len(y))
     assert fig._suptitle.get_text() == "panel"
     _renders(fig)
+
+
+def test_plot_online_convergence_objective_and_errors(online_fit):
+    _, _, clf = online_fit
+    history = clf.history_
+    fig = plot_online_convergence({"a": history, "b": history}, title="J")
+    assert isinstance(fig, Figure) and len(fig.axes) == 3
+    objective, train, test = fig.axes
+    assert objective.get_ylabel() == "J(α) = ½ αᵀKα + C Σᵢ ℓ(zᵢ)"
+    assert objective.get_xscale() == objective.get_yscale() == "log"
+    assert train.get_yscale() == "linear" and train.get_ylim()[0] == 0
+    later = history["epoch"] > 0  # epoch 0 cannot be drawn on the log axis
+    np.testing.assert_allclose(objective.get_lines()[0].get_xdata(), history["epoch"][later])
+    np.testing.assert_allclose(objective.get_lines()[0].get_ydata(),
+                               history["rkhs_objective"][later])
+    np.testing.assert_allclose(test.get_lines()[1].get_ydata(), history["test_error"][later])
+    legend, = fig.legends
+    assert [text.get_text() for text in legend.get_texts()] == ["a", "b"]
+    assert fig._suptitle.get_text() == "J"
+    _renders(fig)
+    assert len(plot_online_convergence({"a": history}, columns="objective").axes) == 1
 
 
 def test_plot_online_kernel_without_history_or_without_a_model(online_fit):

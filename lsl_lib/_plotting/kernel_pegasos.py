@@ -2,6 +2,7 @@
 count, the kernel cache, violation counts, kernel Pegasos' decision boundary."""
 import numpy as np
 from matplotlib.figure import Figure
+from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
 
 from lsl_lib._plotting._base import (AXIS_LABELS, new_figure, _count_on_twin_axis, _legend_below,
                                     _mark_support, _trace_axis)
@@ -14,6 +15,23 @@ AXIS_LABELS.update({
     "cache_misses": "cache misses (cumulative)",
     "hit_rate": "cache hit rate (hits / iterations)",
 })
+
+
+def _one_over_t_constant(t, suboptimality):
+    """c of the guide :math:`c/t` through a run's suboptimality: the median of
+    :math:`t\\,(f(w_t) - f(w^*))` over the second half of the records (robust to the jitter of
+    the last iterate), to two significant digits. ``t`` and ``suboptimality`` hold positive
+    values only."""
+    product = np.asarray(t, dtype=float) * np.asarray(suboptimality, dtype=float)
+    return float(f"{np.median(product[len(product) // 2:]):.2g}")
+
+
+def _readable_log_ticks(axis):
+    """Major ticks at 1, 2 and 5 times the powers of ten, labelled as plain numbers (200,
+    1,000, 5,000, 0.02): several labels even on an axis shorter than two decades."""
+    axis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
+    axis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:,.0f}" if v >= 1 else f"{v:.3g}"))
+    axis.set_minor_formatter(NullFormatter())
 
 
 def plot_kernels(x, profiles, matrices=None, anchor=None, profile_label="x",
@@ -125,7 +143,8 @@ def plot_cache_effect(cache_sizes, runs, full_cache=None,
         Cache sizes in megabytes, on the x-axis.
     runs : dict
         Label (e.g. the sampling scheme) -> dict of column -> sequence of one value
-        per cache size: ``'hit_rate'``, ``'kernel_evaluations'``, ``'seconds'``...
+        per cache size: ``'hit_rate'``, ``'kernel_evaluations'`` (drawn in millions),
+        ``'seconds'``...
     full_cache : float, optional
         The size from which every kernel row fits, drawn as a dashed vertical line.
     columns : sequence of str, default=('hit_rate', 'kernel_evaluations')
@@ -140,14 +159,15 @@ def plot_cache_effect(cache_sizes, runs, full_cache=None,
     fig, axes = new_figure(len(columns))
     sizes = np.asarray(cache_sizes, dtype=float)
     for ax, column in zip(axes, columns):
+        scale = 1e6 if column == "kernel_evaluations" else 1.0
         for label, run in runs.items():
             if column in run:
-                ax.plot(sizes, np.asarray(run[column], dtype=float), marker="o", ms=4,
+                ax.plot(sizes, np.asarray(run[column], dtype=float) / scale, marker="o", ms=4,
                         label=label)
         if full_cache is not None:
             ax.axvline(full_cache, color="0.4", ls="--", lw=1, label="all n rows fit")
         ax.set_xlabel("cache size (MB)")
-        ax.set_ylabel("kernel evaluations (whole run)" if column == "kernel_evaluations"
+        ax.set_ylabel("kernel evaluations (whole run, millions)" if column == "kernel_evaluations"
                       else AXIS_LABELS.get(column, column))
         if column == "hit_rate":
             ax.set_ylim(-0.03, 1.03)
@@ -157,6 +177,51 @@ def plot_cache_effect(cache_sizes, runs, full_cache=None,
     axes[0].legend(fontsize="small")
     if title:
         fig.suptitle(title)
+    return fig
+
+
+def plot_suboptimality(histories, guide=True, title=None):
+    """Suboptimality of the last iterate against t, on log-log axes, with :math:`c/t` guides.
+
+    The Pegasos analysis bounds :math:`f(w_t) - f(w^*)` by :math:`\\tilde O(1/(\\lambda t))`:
+    on log-log axes a curve that falls like :math:`1/t` runs parallel to a line of slope -1.
+    Each run gets a dotted guide :math:`c/t` in its colour, with c the median of
+    :math:`t\\,(f(w_t) - f(w^*))` over the second half of its records, written in the legend:
+    the ratio of two c's is the ratio of the iterations that the two runs need to reach the same
+    accuracy (c is rounded to two significant digits). The x-axis carries ticks at 1, 2 and 5
+    times the powers of ten.
+
+    Parameters
+    ----------
+    histories : dict
+        Label (e.g. ``'λ = 1e-03'``) -> ``history_`` with ``iteration`` and ``suboptimality``
+        (an estimator fitted with ``reference_objective``). Records at t = 0 or with a
+        suboptimality <= 0 are left out (a log axis cannot draw them).
+    guide : bool, default=True
+        Draw the :math:`c/t` guides.
+    title : str, optional
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    fig, (ax,) = new_figure(width=6.4, height=4.4)
+    for j, (label, history) in enumerate(histories.items()):
+        t = np.asarray(history["iteration"], dtype=float)
+        sub = np.asarray(history["suboptimality"], dtype=float)
+        keep = (t > 0) & (sub > 0)
+        t, sub = t[keep], sub[keep]
+        ax.plot(t, sub, color=f"C{j % 10}", lw=1.6, label=label)
+        if guide and len(t) >= 2:
+            c = _one_over_t_constant(t, sub)
+            ax.plot(t, c / t, ":", color=f"C{j % 10}", lw=2.2, label=f"c / t,  c = {c:,g}")
+    _trace_axis(ax, "iteration", "suboptimality", True, True)
+    _readable_log_ticks(ax.xaxis)
+    # one column per run: each run's line above its guide
+    ax.legend(fontsize="small", loc="upper center", bbox_to_anchor=(0.5, -0.15),
+              ncols=max(len(histories), 1), frameon=False)
+    if title:
+        ax.set_title(title)
     return fig
 
 
@@ -179,7 +244,7 @@ def plot_violation_counts(margins, fractions, title=None):
     -------
     matplotlib.figure.Figure
     """
-    fig, (ax,) = new_figure(width=6.0, height=3.8)
+    fig, (ax,) = new_figure(width=6.4, height=4.4)
     margins = np.asarray(margins, dtype=float)
     fractions = np.asarray(fractions, dtype=float)
     ax.axvspan(min(margins.min(), 0.0) - 0.2, 1.0, color="tab:orange", alpha=0.08,
@@ -196,7 +261,7 @@ def plot_violation_counts(margins, fractions, title=None):
     ax.set_xlabel("final margin $y_j f(x_j)$")
     ax.set_ylabel("violations / visits  ($\\alpha_j$ / visits)")
     ax.grid(True, alpha=0.3)
-    ax.legend(fontsize="small", loc="center right")
+    _legend_below(ax, ncols=2)
     if title:
         ax.set_title(title)
     return fig
@@ -243,9 +308,10 @@ def plot_kernel_pegasos(estimator, X, y, history=None, resolution=150, title=Non
         ax.plot(t[keep], sub[keep], color="C0", marker="." if keep.sum() < 30 else None,
                 label="$f(w_t) - f(w^*)$")
         if keep.sum() >= 2:
-            late = (t * sub)[keep][keep.sum() // 2:]
-            ax.plot(t[keep], np.median(late) / t[keep], ":", color="0.3", label="c / t")
+            c = _one_over_t_constant(t[keep], sub[keep])
+            ax.plot(t[keep], c / t[keep], ":", color="0.3", lw=1.8, label=f"c / t, c = {c:,g}")
         _trace_axis(ax, "iteration", "suboptimality", True, True)
+        _readable_log_ticks(ax.xaxis)
         handles = ax.get_legend_handles_labels()
         if "n_support" in history:
             handles = _count_on_twin_axis(ax, t, history["n_support"],

@@ -3,11 +3,12 @@ vectors, coefficients, the online kernel learner."""
 import numpy as np
 
 from lsl_lib._plotting._base import (AXIS_LABELS, new_figure, _count_on_twin_axis, _legend_below,
-                                     _mark_support)
+                                     _mark_support, _trace_axis)
+from lsl_lib._plotting.kernel_pegasos import _readable_log_ticks
 from lsl_lib._plotting.pegasos import plot_decision_boundary
 
 AXIS_LABELS.update({
-    "rkhs_objective": "$J_K = \\frac{1}{2}\\alpha^\\top K\\alpha + C\\sum_i \\ell(z_i)$",
+    "rkhs_objective": "J(α) = ½ αᵀKα + C Σᵢ ℓ(zᵢ)",
     "train_error": "training error",
     "n_nonzero": "non-zero coefficients (α ≠ 0)",
 })
@@ -37,7 +38,7 @@ def plot_margin_losses(z, losses, psis, margin=1.0, title=None):
     -------
     matplotlib.figure.Figure
     """
-    fig, (ax_loss, ax_psi) = new_figure(2, width=5.4, height=3.9)
+    fig, (ax_loss, ax_psi) = new_figure(2, width=5.4, height=4.6)
     z = np.asarray(z, dtype=float)
     for j, (label, loss) in enumerate(losses.items()):
         # later lines thinner and dashed on every other line, so that coinciding pieces
@@ -59,7 +60,8 @@ def plot_margin_losses(z, losses, psis, margin=1.0, title=None):
         ax.set_xlim(z[0], z[-1])
         ax.set_xlabel("margin z = y·o(x)")
         ax.grid(True, alpha=0.3)
-    ax_loss.legend(fontsize="small", loc="upper right")
+    fig.legend(*ax_loss.get_legend_handles_labels(), loc="outside lower center", ncols=3,
+               frameon=False)
     if margin is not None:
         ax_psi.text(margin + 0.05, 3.0, "beyond the margin", fontsize="small", va="top",
                     color="0.3")
@@ -216,6 +218,54 @@ def plot_online_kernel(estimator, X, y, history=None, message=None, resolution=1
                                           AXIS_LABELS["n_nonzero"], top=1.05 * len(X))
         _legend_below(ax, handles)
         ax.set_title("errors along the epochs", fontsize="medium")
+    if title:
+        fig.suptitle(title)
+    return fig
+
+
+def plot_online_convergence(histories, columns=("rkhs_objective", "train_error", "test_error"),
+                            title=None):
+    """Convergence of online kernel learners: the objective and the errors against the epochs.
+
+    One axis per column, one line per model, epochs on a log scale; the objective
+    (``rkhs_objective``, :math:`J(\\alpha) = \\frac12\\alpha^\\top K\\alpha + C\\sum_i\\ell(z_i)`,
+    the function whose :math:`K^{-1}`-preconditioned coordinate steps the update rule takes) on
+    a log scale too. Both log axes carry ticks at 1, 2 and 5 times the powers of ten, and the
+    legend sits under the axes, off the curves.
+
+    Parameters
+    ----------
+    histories : dict
+        Label -> ``history_`` of a fitted :class:`lsl_lib.online_kernel.OnlineKernelClassifier`
+        (columns ``epoch`` and those of ``columns``; ``test_error`` needs ``eval_set``).
+    columns : sequence of str, default=('rkhs_objective', 'train_error', 'test_error')
+        The columns to draw, one axis each; those ending in ``objective`` on a log scale.
+        Records at epoch 0 are left out (the log axis cannot draw them).
+    title : str, optional
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    columns = [columns] if isinstance(columns, str) else list(columns)
+    fig, axes = new_figure(len(columns), width=4.6, height=4.0)
+    for ax, column in zip(axes, columns):
+        logy = column.endswith("objective")
+        for j, (label, history) in enumerate(histories.items()):
+            epoch = np.asarray(history["epoch"], dtype=float)
+            values = np.asarray(history[column], dtype=float)
+            keep = epoch > 0
+            if logy:
+                keep &= values > 0
+            ax.plot(epoch[keep], values[keep], color=f"C{j % 10}", lw=1.4, label=label)
+        _trace_axis(ax, "epoch", column, True, logy)
+        _readable_log_ticks(ax.xaxis)
+        if logy:
+            _readable_log_ticks(ax.yaxis)
+        else:
+            ax.set_ylim(bottom=0)
+    fig.legend(*axes[0].get_legend_handles_labels(), loc="outside lower center",
+               ncols=min(len(histories), 5), frameon=False)
     if title:
         fig.suptitle(title)
     return fig
