@@ -10,7 +10,7 @@ from sklearn.svm import SVC
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from lsl_lib.datasets import checkerboard, concentric_circles, two_gaussian_blobs
-from lsl_lib.kernels import check_kernel_params, kernel_matrix
+from lsl_lib.kernels import check_kernel_params, compiled_rows, kernel_matrix
 from lsl_lib.online_kernel import (MODELS, ColumnCache, OnlineKernelClassifier, cached_column_numba,
                                    lambda_and_penalty, lambda_and_penalty_numba, margin_loss,
                                    online_kernel, psi)
@@ -158,9 +158,9 @@ def test_lru_cache_evicts_the_least_recently_used(backend):
     def column(i):
         if backend == "numpy":
             return cache.column(i)
-        return cached_column_numba(X, np.ascontiguousarray(X.T), i, code, 0.5, 3, 1.0,
-                                   cache.slots, cache.slot_of, cache.owner, cache.last_used,
-                                   cache.counters, cache.scratch)
+        return cached_column_numba(X, np.ascontiguousarray(X.T), *compiled_rows(X, "gaussian")[1:],
+                                   np.zeros(0), i, code, 0.5, 3, 1.0, cache.slots, cache.slot_of,
+                                   cache.owner, cache.last_used, cache.counters, cache.scratch)
 
     K = kernel_matrix(X, gamma=0.5)
     hits = []
