@@ -14,6 +14,12 @@ They are what every approximation of the later lectures (random features,
 Nyström, Fastfood) is measured against, and :class:`KernelRidge` is the exact
 solver those approximations stand in for.
 
+Sparse (CSR) input works with the inner-product kernels (linear, polynomial,
+Gaussian): :func:`kernel_matrix` computes them from the product :math:`XY^\top`, and
+the compiled loops of kernel Pegasos and the online kernel learner from CSR rows
+with int32 indices (:func:`compiled_rows`): one row scattered into a dense buffer,
+then a gather over the non-zeros of each other row (:func:`sparse_kernel_raw`).
+
 References
 ----------
 Schölkopf, Smola. Learning with Kernels. MIT Press, 2002 (Chapters 2 and 4).
@@ -233,20 +239,31 @@ def kernel_column(code, Xt, x, gamma, degree, coef0, out):
 
     The loops run along the n examples, so the compiler vectorises them; raw values
     as in :func:`kernel_raw`, then :func:`kernel_finish`. Same values as
-    :func:`kernel_matrix` to rounding.
+    :func:`kernel_matrix` to rounding. The choice of kernel stands outside the loops
+    (one loop nest per kernel): with the test inside the inner loop, the compiled
+    column took two to three times as long.
     """
     d, n = Xt.shape
     out[:] = 1.0 if code == CAUCHY else 0.0
-    for k in range(d):
-        xk = x[k]
-        for j in range(n):
-            if code == LINEAR or code == POLYNOMIAL:
+    if code == LINEAR or code == POLYNOMIAL:
+        for k in range(d):
+            xk = x[k]
+            for j in range(n):
                 out[j] += Xt[k, j] * xk
-            elif code == GAUSSIAN:
+    elif code == GAUSSIAN:
+        for k in range(d):
+            xk = x[k]
+            for j in range(n):
                 out[j] += (Xt[k, j] - xk) * (Xt[k, j] - xk)
-            elif code == LAPLACIAN:
+    elif code == LAPLACIAN:
+        for k in range(d):
+            xk = x[k]
+            for j in range(n):
                 out[j] += abs(Xt[k, j] - xk)
-            else:
+    else:
+        for k in range(d):
+            xk = x[k]
+            for j in range(n):
                 out[j] *= 1.0 + gamma * (Xt[k, j] - xk) * (Xt[k, j] - xk)
     kernel_finish(code, out, gamma, degree, coef0)
 

@@ -84,7 +84,10 @@ columns, :class:`ColumnCache`), as in LIBSVM.
 
 Two paths run the steps on the same index array (:mod:`lsl_lib._core.sampling`):
 :func:`online_kernel_numpy_chunk`, the readable reference, and the compiled
-:func:`online_kernel_numba_chunk`; same iterates, same cache hits and misses.
+:func:`online_kernel_numba_chunk`; same iterates, same cache hits and misses, on
+dense rows or CSR rows (inner-product kernels, :func:`lsl_lib.kernels.compiled_rows`).
+:meth:`OnlineKernelClassifier.partial_fit` runs the same steps over a stream (see
+its Notes: the output vector of the current chunk starts from the kernel expansion).
 
 Notes
 -----
