@@ -135,6 +135,7 @@ def kernel_pegasos_numba_chunk(X, x_data, x_indices, x_indptr, x_sq_norms, buffe
     arrays of :func:`lsl_lib.kernels.compiled_rows`: row i is then scattered into
     the dense ``buffer`` (length d, zeros) and met with each support row's
     non-zeros (:func:`lsl_lib.kernels.sparse_kernel_raw`).
+
     The cache is ``slots`` (one row per slot), ``slot_of`` (example -> slot or -1),
     ``owner`` (slot -> example), ``filled`` (values computed in a slot) and
     ``last_used`` (the iteration of its last use: the least recent is evicted). New
@@ -257,10 +258,10 @@ def kernel_pegasos(X, y, lam, n_iter, *, kernel="gaussian", gamma=None, degree=3
         trace.start()
         if path == "numba":
             state.m = kernel_pegasos_numba_chunk(
-                *rows, buffer, y, state.alpha, state.support, state.m, state.t, indices[start:stop],
-                float(lam), code, gamma, degree, coef0, state.slots, state.slot_of, state.owner,
-                state.filled, state.last_used, state.counters, state.coef, state.position,
-                state.scratch)
+                *rows, buffer, y, state.alpha, state.support, state.m, state.t,
+                indices[start:stop], float(lam), code, gamma, degree, coef0, state.slots,
+                state.slot_of, state.owner, state.filled, state.last_used, state.counters,
+                state.coef, state.position, state.scratch)
             state.t += stop - start
         else:
             kernel_pegasos_numpy_chunk(X, y, state, indices[start:stop], lam, kernel, gamma,

@@ -290,7 +290,7 @@ def compiled_rows(X, kernel):
     (inner-product kernels only, as in :func:`kernel_matrix`): ``X_dense`` is an
     empty (0, d) placeholder, the CSR arrays are those of :func:`csr_int32` and
     ``x_sq_norms`` holds :math:`\|x_j\|^2`. A compiled loop tells the two apart
-    by ``x_indptr.shape[0] > 0`` (see :func:`sparse_kernel_raw`).
+    by ``x_indptr.shape[0] > 0``.
     """
     if sp.issparse(X):
         _as_kernel_input(X, "X", kernel)  # the TypeError of the coordinate-wise kernels
