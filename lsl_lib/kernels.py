@@ -14,6 +14,12 @@ They are what every approximation of the later lectures (random features,
 Nyström, Fastfood) is measured against, and :class:`KernelRidge` is the exact
 solver those approximations stand in for.
 
+Sparse (CSR) input works with the inner-product kernels (linear, polynomial,
+Gaussian): :func:`kernel_matrix` computes them from the product :math:`XY^\top`, and
+the compiled loops of kernel Pegasos and the online kernel learner from CSR rows
+with int32 indices (:func:`compiled_rows`): one row scattered into a dense buffer,
+then a gather over the non-zeros of each other row (:func:`sparse_kernel_raw`).
+
 References
 ----------
 Schölkopf, Smola. Learning with Kernels. MIT Press, 2002 (Chapters 2 and 4).
@@ -233,21 +239,107 @@ def kernel_column(code, Xt, x, gamma, degree, coef0, out):
 
     The loops run along the n examples, so the compiler vectorises them; raw values
     as in :func:`kernel_raw`, then :func:`kernel_finish`. Same values as
-    :func:`kernel_matrix` to rounding.
+    :func:`kernel_matrix` to rounding. The choice of kernel stands outside the loops
+    (one loop nest per kernel): with the test inside the inner loop, the compiled
+    column took two to three times as long.
     """
     d, n = Xt.shape
     out[:] = 1.0 if code == CAUCHY else 0.0
-    for k in range(d):
-        xk = x[k]
-        for j in range(n):
-            if code == LINEAR or code == POLYNOMIAL:
+    if code == LINEAR or code == POLYNOMIAL:
+        for k in range(d):
+            xk = x[k]
+            for j in range(n):
                 out[j] += Xt[k, j] * xk
-            elif code == GAUSSIAN:
+    elif code == GAUSSIAN:
+        for k in range(d):
+            xk = x[k]
+            for j in range(n):
                 out[j] += (Xt[k, j] - xk) * (Xt[k, j] - xk)
-            elif code == LAPLACIAN:
+    elif code == LAPLACIAN:
+        for k in range(d):
+            xk = x[k]
+            for j in range(n):
                 out[j] += abs(Xt[k, j] - xk)
-            else:
+    else:
+        for k in range(d):
+            xk = x[k]
+            for j in range(n):
                 out[j] *= 1.0 + gamma * (Xt[k, j] - xk) * (Xt[k, j] - xk)
+    kernel_finish(code, out, gamma, degree, coef0)
+
+
+def csr_int32(X):
+    """CSR float64 in canonical form (sorted, no duplicate entries) with int32
+    ``indices`` and ``indptr`` (64-bit ones, as ``load_svmlight_file`` gives, are
+    converted while the number of stored values allows it)."""
+    X = sp.csr_matrix(X, dtype=np.float64)
+    if not X.has_canonical_format:
+        X = X.copy()
+        X.sum_duplicates()
+    if X.indices.dtype != np.int32 and max(X.nnz, X.shape[1]) < np.iinfo(np.int32).max:
+        X = sp.csr_matrix((X.data, X.indices.astype(np.int32), X.indptr.astype(np.int32)),
+                          shape=X.shape)
+    return X
+
+
+def compiled_rows(X, kernel):
+    r"""The arrays from which the compiled loops read the rows of X.
+
+    Returns ``(X_dense, x_data, x_indices, x_indptr, x_sq_norms)``. Dense X:
+    ``X_dense`` is X (C-ordered float64) and the four CSR arrays are empty. CSR X
+    (inner-product kernels only, as in :func:`kernel_matrix`): ``X_dense`` is an
+    empty (0, d) placeholder, the CSR arrays are those of :func:`csr_int32` and
+    ``x_sq_norms`` holds :math:`\|x_j\|^2`. A compiled loop tells the two apart
+    by ``x_indptr.shape[0] > 0``.
+    """
+    if sp.issparse(X):
+        _as_kernel_input(X, "X", kernel)  # the TypeError of the coordinate-wise kernels
+        X = csr_int32(X)
+        return (np.empty((0, X.shape[1])), X.data, X.indices, X.indptr, squared_row_norms(X))
+    return (np.ascontiguousarray(X, dtype=np.float64), np.empty(0), np.empty(0, dtype=np.int32),
+            np.empty(0, dtype=np.int32), np.empty(0))
+
+
+@jit
+def scatter_row(x_data, x_indices, x_indptr, i, buffer, clear):
+    """Write CSR row i into the dense ``buffer`` (zeros elsewhere), or zero it
+    again (``clear``): O(nnz of the row) either way."""
+    for p in range(x_indptr[i], x_indptr[i + 1]):
+        buffer[x_indices[p]] = 0.0 if clear else x_data[p]
+
+
+@jit
+def sparse_kernel_raw(code, x_data, x_indices, x_indptr, x_sq_norms, j, buffer, sq_norm):
+    r"""The raw value (as :func:`kernel_raw`) between the row held in ``buffer``
+    (scattered by :func:`scatter_row`; squared norm ``sq_norm``) and CSR row j.
+
+    The inner product is a gather over row j's non-zeros, with no branch; the
+    Gaussian's squared distance is :math:`\|a\|^2 + \|b\|^2 - 2\langle a, b
+angle`,
+    rounded at >= 0, as in :func:`kernel_matrix`. One row is scattered once and then
+    met with many (a kernel row or column): O(nnz(a)) for the scatter, then
+    O(nnz(b)) per pair; merging the two sorted index lists would cost
+    O(nnz(a) + nnz(b)) per pair, with a data-dependent branch at every step.
+    """
+    s = 0.0
+    for p in range(x_indptr[j], x_indptr[j + 1]):
+        s += buffer[x_indices[p]] * x_data[p]
+    if code == GAUSSIAN:
+        return max(sq_norm + x_sq_norms[j] - 2.0 * s, 0.0)
+    return s
+
+
+@jit
+def sparse_kernel_column(code, x_data, x_indices, x_indptr, x_sq_norms, i, gamma, degree, coef0,
+                         buffer, out):
+    """``out[j] = k(X[j], X[i])`` for every row of a CSR X (inner-product kernels):
+    row i scattered once, then one pass over the non-zeros of X (a CSR
+    matrix-vector product), then :func:`kernel_finish`."""
+    scatter_row(x_data, x_indices, x_indptr, i, buffer, False)
+    for j in range(out.shape[0]):
+        out[j] = sparse_kernel_raw(code, x_data, x_indices, x_indptr, x_sq_norms, j, buffer,
+                                   x_sq_norms[i])
+    scatter_row(x_data, x_indices, x_indptr, i, buffer, True)
     kernel_finish(code, out, gamma, degree, coef0)
 
 
@@ -287,6 +379,32 @@ _KERNEL_CONSTRAINTS = {
 }
 
 
+#: The kernel parameters of the exact kernel learners (:class:`KernelRidge`, kernel Pegasos,
+#: the online kernel learner), whose ``gamma`` may also be ``'scale'`` (:func:`fitted_gamma`).
+_LEARNER_KERNEL_CONSTRAINTS = {**_KERNEL_CONSTRAINTS,
+                               "gamma": [*_KERNEL_CONSTRAINTS["gamma"], StrOptions({"scale"})]}
+
+
+def fitted_gamma(gamma, X):
+    r"""The kernel width a learner uses on training data X: ``gamma`` itself if a number,
+    :math:`1/d` for ``None``, and for ``'scale'`` scikit-learn's ``SVC`` default
+
+    .. math:: \gamma = \frac{1}{d\,\operatorname{Var}(X)},
+
+    the variance over all n d entries of X (dense or sparse); 1 if X is constant.
+    With it, :math:`\gamma\|x - x'\|^2` is about 2 on average over pairs of
+    examples whatever the scale of the features, where :math:`1/d` assumes features of
+    unit variance.
+    """
+    if not (isinstance(gamma, str) and gamma == "scale"):
+        return check_kernel_params("linear", gamma, n_features=X.shape[1])[1]
+    if sp.issparse(X):
+        variance = X.multiply(X).mean() - X.mean() ** 2
+    else:
+        variance = np.asarray(X, dtype=np.float64).var()
+    return 1.0 / (X.shape[1] * variance) if variance > 0 else 1.0
+
+
 class KernelRidge(RegressorMixin, BaseEstimator):
     r"""Exact kernel ridge regression: :math:`\alpha = (K + \lambda I)^{-1} y` by Cholesky.
 
@@ -300,8 +418,9 @@ class KernelRidge(RegressorMixin, BaseEstimator):
     lam : float, default=1.0
         Regularisation :math:`\lambda > 0` (scikit-learn's ``alpha``).
     kernel : {'linear', 'polynomial', 'gaussian', 'laplacian', 'cauchy'}, default='gaussian'
-    gamma : float or None, default=None
-        Kernel width; ``None`` is 1/d.
+    gamma : float, 'scale' or None, default='scale'
+        Kernel width; ``'scale'`` is :math:`1/(d\,\operatorname{Var}(X))` as in
+        scikit-learn's ``SVC`` (:func:`fitted_gamma`), ``None`` is 1/d.
     degree : int, default=3
     coef0 : float, default=1.0
 
@@ -309,12 +428,25 @@ class KernelRidge(RegressorMixin, BaseEstimator):
     ----------
     dual_coef_ : ndarray of shape (n_samples,) or (n_samples, n_targets)
         :math:`\alpha`.
-    X_fit_ : ndarray of shape (n_samples, n_features)
+    X_fit_ : ndarray or CSR matrix of shape (n_samples, n_features)
+        Sparse input works with the inner-product kernels, as in :func:`kernel_matrix`.
+    gamma_ : float
+        The kernel width used.
     n_features_in_ : int
 
     See Also
     --------
-    sklearn.kernel_ridge.KernelRidge : the same estimator (``alpha`` = ``lam``).
+    sklearn.kernel_ridge.KernelRidge : the same estimator (``alpha`` = ``lam``), linear
+        kernel by default.
+
+    Notes
+    -----
+    The defaults are what a user who reads nothing gets. A Gaussian kernel with
+    ``gamma='scale'`` adapts the width to the spread of the data: on 3 000 rows of
+    a9a and of ijcnn1 (binary labels regressed, then thresholded at 0), ``KernelRidge()``
+    reaches test R² 0.40 and 0.40 (accuracy 84.4 % and 93.1 %), against 0.36 and 0.08
+    (84.1 %, 91.2 %) for scikit-learn's ``KernelRidge()`` (linear kernel) and 0.37 and
+    0.17 with the width 1/d.
 
     References
     ----------
@@ -332,9 +464,9 @@ class KernelRidge(RegressorMixin, BaseEstimator):
     """
 
     _parameter_constraints = {"lam": [Interval(Real, 0, None, closed="neither")],
-                              **_KERNEL_CONSTRAINTS}
+                              **_LEARNER_KERNEL_CONSTRAINTS}
 
-    def __init__(self, lam=1.0, kernel="gaussian", gamma=None, degree=3, coef0=1.0):
+    def __init__(self, lam=1.0, kernel="gaussian", gamma="scale", degree=3, coef0=1.0):
         self.lam = lam
         self.kernel = kernel
         self.gamma = gamma
@@ -342,11 +474,13 @@ class KernelRidge(RegressorMixin, BaseEstimator):
         self.coef0 = coef0
 
     def _kernel(self, X, Y=None):
-        return kernel_matrix(X, Y, self.kernel, self.gamma, self.degree, self.coef0)
+        return kernel_matrix(X, Y, self.kernel, self.gamma_, self.degree, self.coef0)
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
-        X, y = validate_data(self, X, y, dtype=np.float64, multi_output=True, y_numeric=True)
+        X, y = validate_data(self, X, y, accept_sparse="csr", dtype=np.float64,
+                             multi_output=True, y_numeric=True)
+        self.gamma_ = fitted_gamma(self.gamma, X)
         K = self._kernel(X)
         K[np.diag_indices_from(K)] += self.lam
         self.dual_coef_ = scipy.linalg.cho_solve(scipy.linalg.cho_factor(K, lower=True),
@@ -356,12 +490,13 @@ class KernelRidge(RegressorMixin, BaseEstimator):
 
     def predict(self, X):
         check_is_fitted(self)
-        X = validate_data(self, X, dtype=np.float64, reset=False)
+        X = validate_data(self, X, accept_sparse="csr", dtype=np.float64, reset=False)
         return self._kernel(X, self.X_fit_) @ self.dual_coef_
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.target_tags.multi_output = True
+        tags.input_tags.sparse = self.kernel in INNER_PRODUCT_KERNELS
         return tags
 
 

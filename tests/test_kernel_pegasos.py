@@ -2,16 +2,18 @@
 and cache counts), the LRU cache behaves as designed, the estimator's contract."""
 import numpy as np
 import pytest
+import scipy.sparse as sp
 from sklearn.multiclass import OneVsRestClassifier
 from sklearn.svm import SVC
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 import lsl_lib.kernel_pegasos as module
-from lsl_lib.datasets import concentric_circles, load_digits, two_gaussian_blobs
+from lsl_lib.datasets import (concentric_circles, load_digits, load_shared, shared_data_dir,
+                              two_gaussian_blobs)
 from lsl_lib.kernel_pegasos import (KernelPegasosClassifier, KernelPegasosState, kernel_pegasos,
                                     kernel_pegasos_numba_chunk, kernel_pegasos_numpy_chunk,
                                     optimal_objective)
-from lsl_lib.kernels import KERNELS, kernel_matrix
+from lsl_lib.kernels import INNER_PRODUCT_KERNELS, KERNELS, compiled_rows, kernel_matrix
 from lsl_lib.losses import get_loss, primal_objective
 from lsl_lib.pegasos import PegasosClassifier, reference_solution
 
@@ -57,7 +59,8 @@ def test_lru_cache_hand_traced(backend):
     if backend == "numpy":
         kernel_pegasos_numpy_chunk(X, y, state, indices, 1.0, "gaussian", 1.0, 3, 1.0)
     else:
-        state.m = kernel_pegasos_numba_chunk(X, y, state.alpha, state.support, 0, 0, indices, 1.0,
+        state.m = kernel_pegasos_numba_chunk(*compiled_rows(X, "gaussian"), np.zeros(0), y,
+                                             state.alpha, state.support, 0, 0, indices, 1.0,
                                              2, 1.0, 3, 1.0, state.slots, state.slot_of,
                                              state.owner, state.filled, state.last_used,
                                              state.counters, state.coef, state.position,
@@ -149,3 +152,74 @@ def test_bad_input_is_named_before_compiled_code_runs(params, X, y, match, monke
                           KernelPegasosClassifier(kernel="laplacian", cache_size=0, random_state=0)])
 def test_scikit_learn_contract(estimator, check):
     check(estimator)
+
+
+def _sparse_problem(n=200, d=30, seed=0):
+    A = sp.random(n, d, density=0.2, random_state=seed, format="csr")
+    w = np.random.default_rng(seed).normal(size=d)
+    return A, np.where(A @ w > np.median(A @ w), 1.0, -1.0)
+
+
+@pytest.mark.parametrize("kernel", INNER_PRODUCT_KERNELS)
+@pytest.mark.parametrize("cache_size", [0, 0.01, 100])
+def test_sparse_input_numpy_numba_and_dense_agree(kernel, cache_size):
+    """CSR rows: same counts, support and cache use on both paths and as dense rows;
+    objectives to 1e-10 (the int64 indices of load_svmlight_file are accepted)."""
+    A, y = _sparse_problem()
+    wide = A.copy()
+    wide.indices, wide.indptr = A.indices.astype(np.int64), A.indptr.astype(np.int64)
+    common = dict(kernel=kernel, gamma=0.5, degree=2, coef0=1.0, cache_size=cache_size,
+                  random_state=4, record_every=300)
+    runs = [kernel_pegasos(X, y, 1e-3, 1200, backend=backend, **common)
+            for X, backend in [(A.toarray(), "numba"), (A, "numpy"), (wide, "numba")]]
+    (dense, h_dense) = runs[0]
+    for state, history in runs[1:]:
+        np.testing.assert_array_equal(state.alpha, dense.alpha)
+        np.testing.assert_array_equal(state.support[:state.m], dense.support[:dense.m])
+        np.testing.assert_array_equal(state.counters, dense.counters)
+        for column in ("objective", "n_support", "kernel_evaluations"):
+            np.testing.assert_allclose(history[column], h_dense[column], rtol=1e-10,
+                                       err_msg=column)
+    assert 0 < dense.m < 200
+
+
+def test_estimator_on_sparse_input_is_the_dense_estimator():
+    A, y = _sparse_problem(seed=1)
+    sparse_fit = KernelPegasosClassifier(random_state=0).fit(A, y)
+    dense_fit = KernelPegasosClassifier(random_state=0).fit(A.toarray(), y)
+    assert sparse_fit.gamma_ == pytest.approx(dense_fit.gamma_, rel=1e-12)
+    np.testing.assert_array_equal(sparse_fit.support_, dense_fit.support_)
+    np.testing.assert_allclose(sparse_fit.dual_coef_, dense_fit.dual_coef_, rtol=1e-10)
+    assert sp.issparse(sparse_fit.support_vectors_)
+    np.testing.assert_allclose(sparse_fit.decision_function(A), dense_fit.decision_function(A),
+                               rtol=1e-10, atol=1e-12)
+    with pytest.raises(TypeError, match="kernel='cauchy'"):
+        KernelPegasosClassifier(kernel="cauchy").fit(A, y)
+
+
+def test_defaults_adapt_to_the_feature_scale():
+    """Generated data in small units (coordinates of about 0.02): with gamma = 1/d the
+    kernel is almost constant over the data (gamma ||x - x'||^2 < 1e-3) and the model
+    is no better than chance; the defaults land beside SVC()'s."""
+    X, y = concentric_circles(600, noise=0.1, random_state=2)
+    X = 0.02 * X
+    X_train, y_train, X_test, y_test = X[:400], y[:400], X[400:], y[400:]
+    peer = SVC().fit(X_train, y_train).score(X_test, y_test)
+    ours = KernelPegasosClassifier(random_state=0).fit(X_train, y_train)
+    assert ours.lam_ == pytest.approx(1 / 400) and ours.gamma_ == pytest.approx(
+        1 / (2 * X_train.var()))
+    assert ours.score(X_test, y_test) >= peer - 0.02 and peer > 0.9
+    narrow = KernelPegasosClassifier(gamma=None, random_state=0).fit(X_train, y_train)
+    assert narrow.score(X_test, y_test) < 0.6
+
+
+@pytest.mark.skipif(shared_data_dir() is None, reason="the shared datasets are absent")
+@pytest.mark.parametrize("name", ["a9a", "ijcnn1"])
+def test_defaults_land_within_a_point_of_svc_on_real_data(name):
+    X, y = load_shared(name)
+    X_test, y_test = load_shared(name, "test")
+    rng = np.random.default_rng(0)
+    train, test = rng.permutation(X.shape[0])[:2000], rng.permutation(X_test.shape[0])[:3000]
+    peer = SVC().fit(X[train], y[train]).score(X_test[test], y_test[test])
+    ours = KernelPegasosClassifier(random_state=0).fit(X[train], y[train])
+    assert ours.score(X_test[test], y_test[test]) >= peer - 0.01

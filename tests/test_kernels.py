@@ -11,10 +11,12 @@ from sklearn.metrics import pairwise
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 import lsl_lib.kernels as kernels_module
+from lsl_lib.datasets import load_shared, shared_data_dir
 from lsl_lib.kernels import (INNER_PRODUCT_KERNELS, KERNELS, KernelRidge, PolynomialFeatureMap,
-                             cache_slots, check_kernel_params, exp_inplace, kernel_column,
-                             kernel_finish, kernel_matrix, kernel_raw, n_polynomial_features,
-                             take_lru_slot)
+                             cache_slots, check_kernel_params, compiled_rows, csr_int32,
+                             exp_inplace, fitted_gamma, kernel_column, kernel_finish,
+                             kernel_matrix, kernel_raw, n_polynomial_features, scatter_row,
+                             sparse_kernel_column, sparse_kernel_raw, take_lru_slot)
 
 rng = np.random.default_rng(0)
 X = rng.normal(size=(40, 5))
@@ -187,3 +189,108 @@ def test_kernel_matrix_refuses_sparse_input_to_coordinatewise_kernels(kernel):
         kernel_matrix(sp.csr_matrix(X), kernel=kernel)
     with pytest.raises(TypeError, match=f"sparse Y.*kernel='{kernel}'"):
         kernel_matrix(X, sp.csr_matrix(Y), kernel=kernel)
+
+
+def test_csr_int32_gives_canonical_int32_csr():
+    A = sp.random(20, 7, density=0.4, random_state=2, format="csr")
+    wide = A.copy()  # 64-bit indices, as load_svmlight_file gives them
+    wide.indices, wide.indptr = A.indices.astype(np.int64), A.indptr.astype(np.int64)
+    assert wide.indices.dtype == np.int64
+    B = csr_int32(wide)
+    assert B.indices.dtype == np.int32 and B.indptr.dtype == np.int32
+    np.testing.assert_array_equal(B.toarray(), A.toarray())
+    duplicated = sp.csr_matrix((np.array([1.0, 2.0, 3.0]), np.array([2, 0, 2]),
+                                np.array([0, 3, 3])), shape=(2, 4))  # column 2 twice in row 0
+    C = csr_int32(duplicated)
+    assert C.has_canonical_format and C.nnz == 2
+    np.testing.assert_array_equal(C.toarray(), [[2.0, 0, 4.0, 0], [0, 0, 0, 0]])
+
+
+@pytest.mark.parametrize("kernel", INNER_PRODUCT_KERNELS)
+@pytest.mark.parametrize("backend", ["numba", "numpy"])
+def test_sparse_kernel_column_and_raw_equal_kernel_matrix(kernel, backend):
+    keep = np.ones(30)
+    keep[4] = 0.0  # an empty row
+    A = sp.diags(keep) @ sp.random(30, 8, density=0.35, random_state=3, format="csr")
+    A.eliminate_zeros()
+    assert A[4].nnz == 0
+    code, gamma, degree, coef0 = check_kernel_params(kernel, 0.3, 3, 1.5)
+    _, data, indices, indptr, sq_norms = compiled_rows(A, kernel)
+    assert indices.dtype == np.int32
+    column = sparse_kernel_column if backend == "numba" else sparse_kernel_column.py_func
+    raw = sparse_kernel_raw if backend == "numba" else sparse_kernel_raw.py_func
+    scatter = scatter_row if backend == "numba" else scatter_row.py_func
+    finish = kernel_finish if backend == "numba" else kernel_finish.py_func
+    K = kernel_matrix(A.toarray(), kernel=kernel, gamma=0.3, degree=3, coef0=1.5)
+    buffer = np.zeros(8)
+    for i in (0, 4, 17):
+        out = np.empty(30)
+        column(code, data, indices, indptr, sq_norms, i, gamma, degree, coef0, buffer, out)
+        np.testing.assert_allclose(out, K[:, i], rtol=1e-12, atol=1e-14)
+        assert not buffer.any()  # the scattered row is cleared again
+        scatter(data, indices, indptr, i, buffer, False)
+        np.testing.assert_array_equal(buffer, A[[i]].toarray()[0])
+        row = np.array([raw(code, data, indices, indptr, sq_norms, j, buffer, sq_norms[i])
+                        for j in range(5)])
+        scatter(data, indices, indptr, i, buffer, True)
+        finish(code, row, gamma, degree, coef0)
+        np.testing.assert_allclose(row, K[i, :5], rtol=1e-12, atol=1e-14)
+
+
+def test_compiled_rows_refuses_sparse_input_to_coordinatewise_kernels():
+    with pytest.raises(TypeError, match="kernel='laplacian'"):
+        compiled_rows(sp.csr_matrix(X), "laplacian")
+    dense = compiled_rows(X.astype(np.float32), "laplacian")
+    assert dense[0].dtype == np.float64 and dense[0].flags.c_contiguous and len(dense[3]) == 0
+
+
+def test_fitted_gamma_scale_is_scikit_learns():
+    from sklearn.svm import SVC
+
+    Z = 3.0 * X + 1.0
+    y = (Z[:, 0] > 1).astype(int)
+    for data in (Z, sp.csr_matrix(np.where(np.abs(Z) > 2, Z, 0.0))):
+        assert fitted_gamma("scale", data) == pytest.approx(SVC().fit(data, y)._gamma, rel=1e-12)
+    assert fitted_gamma(None, Z) == pytest.approx(1 / 5)
+    assert fitted_gamma(0.7, Z) == 0.7
+    assert fitted_gamma("scale", np.ones((4, 3))) == 1.0  # constant X
+    model = KernelRidge().fit(Z, Z[:, 0])
+    assert model.gamma_ == pytest.approx(1 / (5 * Z.var()), rel=1e-12)
+
+
+@pytest.mark.parametrize("kernel", INNER_PRODUCT_KERNELS)
+def test_kernel_ridge_on_sparse_input_is_the_dense_one(kernel):
+    A = sp.random(40, 6, density=0.4, random_state=4, format="csr")
+    y = A.toarray() @ np.arange(1.0, 7.0)
+    params = dict(lam=0.3, kernel=kernel, degree=2)
+    sparse_model = KernelRidge(**params).fit(A, y)
+    dense_model = KernelRidge(**params).fit(A.toarray(), y)
+    assert sparse_model.gamma_ == pytest.approx(dense_model.gamma_, rel=1e-12)
+    np.testing.assert_allclose(sparse_model.dual_coef_, dense_model.dual_coef_, rtol=1e-10)
+    np.testing.assert_allclose(sparse_model.predict(A[:7]), dense_model.predict(A[:7].toarray()),
+                               rtol=1e-10, atol=1e-12)
+
+
+def test_kernel_ridge_defaults_adapt_to_the_feature_scale():
+    """Features in thousands (as raw measurements often are): gamma = 1/d makes the
+    Gaussian kernel almost diagonal, and KernelRidge() would predict about 0 off the
+    training set; 'scale' lands near scikit-learn's KernelRidge given the right width."""
+    rng = np.random.default_rng(5)
+    Z = 1000.0 * rng.normal(size=(300, 4))
+    y = np.sin(Z[:, 0] / 1000.0) + Z[:, 1] / 1000.0 + 0.1 * rng.normal(size=300)
+    train, test = slice(0, 200), slice(200, 300)
+    ours = KernelRidge().fit(Z[train], y[train]).score(Z[test], y[test])
+    width = KernelRidge(gamma=None).fit(Z[train], y[train]).score(Z[test], y[test])
+    peer = SkKernelRidge(kernel="rbf", gamma=1 / (4 * Z[train].var())).fit(Z[train], y[train])
+    assert ours == pytest.approx(peer.score(Z[test], y[test]), abs=1e-10)
+    assert ours > 0.8 and width < 0.1
+
+
+@pytest.mark.skipif(shared_data_dir() is None, reason="the shared datasets (a9a) are absent")
+def test_kernel_ridge_defaults_on_a9a_beat_scikit_learns_defaults():
+    X_train, y_train = load_shared("a9a")
+    X_test, y_test = load_shared("a9a", "test")
+    X_train, y_train, X_test, y_test = X_train[:2000], y_train[:2000], X_test[:2000], y_test[:2000]
+    ours = KernelRidge().fit(X_train, y_train).score(X_test, y_test)
+    peer = SkKernelRidge().fit(X_train, y_train).score(X_test, y_test)  # linear kernel
+    assert ours > peer

@@ -5,12 +5,16 @@ import math
 
 import numpy as np
 import pytest
+import scipy.sparse as sp
 from sklearn.multiclass import OneVsRestClassifier
 from sklearn.svm import SVC
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from lsl_lib.datasets import checkerboard, concentric_circles, two_gaussian_blobs
-from lsl_lib.kernels import check_kernel_params, kernel_matrix
+from lsl_lib._core.sampling import sample_indices
+from lsl_lib.datasets import (checkerboard, concentric_circles, load_shared, shared_data_dir,
+                              two_gaussian_blobs)
+from lsl_lib.kernels import (INNER_PRODUCT_KERNELS, check_kernel_params, compiled_rows,
+                             kernel_matrix)
 from lsl_lib.online_kernel import (MODELS, ColumnCache, OnlineKernelClassifier, cached_column_numba,
                                    lambda_and_penalty, lambda_and_penalty_numba, margin_loss,
                                    online_kernel, psi)
@@ -158,9 +162,9 @@ def test_lru_cache_evicts_the_least_recently_used(backend):
     def column(i):
         if backend == "numpy":
             return cache.column(i)
-        return cached_column_numba(X, np.ascontiguousarray(X.T), i, code, 0.5, 3, 1.0,
-                                   cache.slots, cache.slot_of, cache.owner, cache.last_used,
-                                   cache.counters, cache.scratch)
+        return cached_column_numba(X, np.ascontiguousarray(X.T), *compiled_rows(X, "gaussian")[1:],
+                                   np.zeros(0), i, code, 0.5, 3, 1.0, cache.slots, cache.slot_of,
+                                   cache.owner, cache.last_used, cache.counters, cache.scratch)
 
     K = kernel_matrix(X, gamma=0.5)
     hits = []
@@ -377,3 +381,142 @@ def test_functional_api_names_bad_arguments(kwargs, match):
 ])
 def test_scikit_learn_contract(estimator, check):
     check(estimator)
+
+
+def _sparse_problem(n=150, d=25, seed=0):
+    A = sp.random(n, d, density=0.25, random_state=seed, format="csr")
+    w = np.random.default_rng(seed).normal(size=d)
+    return A, np.where(A @ w > np.median(A @ w), 1.0, -1.0)
+
+
+@pytest.mark.parametrize("kernel", INNER_PRODUCT_KERNELS)
+@pytest.mark.parametrize("model", ["l1_svm", "ls_svm", "l2_svm_l1"])
+@pytest.mark.parametrize("update,cache_size", [("output", 200), ("output", 0.004),
+                                               ("naive", 0)])
+def test_sparse_input_numpy_numba_and_dense_agree(kernel, model, update, cache_size):
+    """CSR rows give the iterates of dense rows, on both paths (int64 indices accepted)."""
+    A, y = _sparse_problem()
+    wide = A.copy()
+    wide.indices, wide.indptr = A.indices.astype(np.int64), A.indptr.astype(np.int64)
+    kw = dict(C=2.0, eta=0.05, gamma=0.5, degree=2, kernel=kernel, bias=True, n_epochs=3,
+              update=update, cache_size=cache_size, sampling="iid", record_every=100,
+              random_state=2)
+    dense, h_dense = online_kernel(A.toarray(), y, model, backend="numba", **kw)
+    for X, backend in [(A, "numpy"), (wide, "numba"), (A, "numba")]:
+        state, h = online_kernel(X, y, model, backend=backend, **kw)
+        np.testing.assert_allclose(state.alpha, dense.alpha, rtol=1e-10, atol=1e-12)
+        assert state.b == pytest.approx(dense.b, rel=1e-10, abs=1e-12)
+        np.testing.assert_allclose(state.f, dense.f, rtol=1e-10, atol=1e-12)
+        for name in ("kernel_evaluations", "cache_hits", "cache_misses", "n_nonzero"):
+            np.testing.assert_array_equal(h[name], h_dense[name], err_msg=name)
+        np.testing.assert_allclose(h["objective"], h_dense["objective"], rtol=1e-10)
+    assert np.count_nonzero(dense.alpha) > 0
+
+
+def test_estimator_on_sparse_input_is_the_dense_estimator():
+    A, y = _sparse_problem(seed=1)
+    sparse_fit = OnlineKernelClassifier(bias=True, random_state=0).fit(A, y, eval_set=(A, y))
+    dense_fit = OnlineKernelClassifier(bias=True, random_state=0).fit(A.toarray(), y)
+    np.testing.assert_allclose(sparse_fit.alpha_, dense_fit.alpha_, rtol=1e-10, atol=1e-12)
+    assert sp.issparse(sparse_fit.support_vectors_)
+    np.testing.assert_allclose(sparse_fit.decision_function(A),
+                               dense_fit.decision_function(A.toarray()), rtol=1e-10, atol=1e-12)
+    assert sparse_fit.history_ == {}  # eval_set alone records nothing
+    with pytest.raises(TypeError, match="kernel='laplacian'"):
+        OnlineKernelClassifier(kernel="laplacian").fit(A, y)
+
+
+@pytest.mark.parametrize("backend", ["numpy", "numba"])
+@pytest.mark.parametrize("model,bias", [("l1_svm", False), ("ls_svm", True),
+                                        ("l2_svm_l1", True), ("logistic", True)])
+@pytest.mark.parametrize("sampling", ["permutation", "reshuffle"])
+def test_partial_fit_over_chunks_is_one_epoch_of_fit_in_the_same_order(backend, model, bias,
+                                                                        sampling):
+    """One epoch of fit visits each example once, in the order of one permutation;
+    partial_fit over chunks of the examples in that order gives the same model."""
+    X, y = _circles(120)
+    kw = dict(model=model, bias=bias, C=2.0, gamma=2.0, n_epochs=1, sampling=sampling,
+              random_state=3, backend=backend)
+    fitted = OnlineKernelClassifier(**kw).fit(X, y)
+    order = sample_indices(120, 120, 1, sampling, np.random.default_rng(3))[:, 0]
+    streamed = OnlineKernelClassifier(**kw)
+    for k, chunk in enumerate(np.array_split(order, [1, 30, 31, 77])):  # sizes 1, 29, 1, 46, 43
+        streamed.partial_fit(X[chunk], y[chunk], classes=[-1.0, 1.0] if k == 0 else None)
+    np.testing.assert_allclose(streamed.alpha_, fitted.alpha_[order], rtol=1e-10, atol=1e-12)
+    assert streamed.intercept_ == pytest.approx(fitted.intercept_, rel=1e-10, abs=1e-12)
+    np.testing.assert_array_equal(streamed.support_, np.flatnonzero(streamed.alpha_))
+    np.testing.assert_array_equal(fitted.support_[np.argsort(np.argsort(order)[fitted.support_])],
+                                  order[streamed.support_])
+    np.testing.assert_array_equal(streamed.n_support_, fitted.n_support_)
+    assert streamed.n_iter_ == fitted.n_iter_ == 120
+    X_test, _ = _circles(50, seed=1)
+    np.testing.assert_allclose(streamed.decision_function(X_test),
+                               fitted.decision_function(X_test), rtol=1e-10, atol=1e-12)
+
+
+def test_partial_fit_on_sparse_chunks_and_after_fit():
+    A, y = _sparse_problem(seed=2)
+    dense = OnlineKernelClassifier(gamma=0.5, random_state=0)
+    sparse = OnlineKernelClassifier(gamma=0.5, random_state=0)
+    for chunk in np.array_split(np.arange(150), 4):
+        dense.partial_fit(A[chunk].toarray(), y[chunk], classes=[-1.0, 1.0])
+        sparse.partial_fit(A[chunk], y[chunk], classes=[-1.0, 1.0])
+    assert sp.issparse(sparse.support_vectors_)
+    np.testing.assert_allclose(sparse.alpha_, dense.alpha_, rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(sparse.decision_function(A), dense.decision_function(A),
+                               rtol=1e-10, atol=1e-12)
+    # after fit: the new chunk starts from the fitted expansion, the support grows
+    clf = OnlineKernelClassifier(gamma=0.5, random_state=0).fit(A[:100], y[:100])
+    before = clf.decision_function(A[100:])
+    n_sv = len(clf.support_)
+    clf.partial_fit(A[100:101], y[100:101])
+    assert clf.alpha_.shape == (101,) and clf.n_iter_ == 10 * 100 + 1
+    if y[100] * before[0] < 1:  # a margin violator joins the support with alpha = eta C y
+        assert len(clf.support_) == n_sv + 1 and clf.alpha_[100] == pytest.approx(0.1 * y[100])
+        expected = before + 0.1 * y[100] * kernel_matrix(A[100:], A[100:101], gamma=0.5)[:, 0]
+    else:
+        assert len(clf.support_) == n_sv and clf.alpha_[100] == 0.0
+        expected = before
+    np.testing.assert_allclose(clf.decision_function(A[100:]), expected, rtol=1e-10, atol=1e-12)
+
+
+def test_partial_fit_checks_classes_labels_and_features():
+    X, y = _circles(60)
+    clf = OnlineKernelClassifier()
+    with pytest.raises(ValueError, match="classes must be passed on the first call"):
+        clf.partial_fit(X, y)
+    with pytest.raises(ValueError, match="Only binary classification"):
+        OnlineKernelClassifier().partial_fit(X, y, classes=[0, 1, 2])
+    clf.partial_fit(X[:30], y[:30], classes=np.unique(y))
+    assert clf.gamma_ == pytest.approx(1 / (2 * X[:30].var()))  # from the first chunk
+    with pytest.raises(ValueError, match="not in classes_"):
+        clf.partial_fit(X[30:], np.where(y[30:] > 0, 2.0, -1.0))
+    with pytest.raises(ValueError, match="features"):
+        clf.partial_fit(X[30:, :1], y[30:])
+    assert clf.history_ == {}
+
+
+def test_defaults_adapt_to_the_feature_scale():
+    """Generated data in small units (coordinates of about 0.02): with gamma = 1/d the
+    kernel is almost constant over the data and the model no better than chance; the
+    defaults land beside SVC()'s."""
+    X, y = concentric_circles(600, noise=0.1, random_state=2)
+    X = 0.02 * X
+    X_train, y_train, X_test, y_test = X[:400], y[:400], X[400:], y[400:]
+    peer = SVC().fit(X_train, y_train).score(X_test, y_test)
+    ours = OnlineKernelClassifier(random_state=0).fit(X_train, y_train)
+    assert ours.score(X_test, y_test) >= peer - 0.02 and peer > 0.9
+    narrow = OnlineKernelClassifier(gamma=None, random_state=0).fit(X_train, y_train)
+    assert narrow.score(X_test, y_test) < 0.6
+
+
+@pytest.mark.skipif(shared_data_dir() is None, reason="the shared datasets are absent")
+@pytest.mark.parametrize("name", ["a9a", "ijcnn1"])
+def test_defaults_land_within_a_point_of_svc_on_real_data(name):
+    X, y = load_shared(name)
+    X_test, y_test = load_shared(name, "test")
+    rng = np.random.default_rng(0)
+    train, test = rng.permutation(X.shape[0])[:2000], rng.permutation(X_test.shape[0])[:3000]
+    peer = SVC().fit(X[train], y[train]).score(X_test[test], y_test[test])
+    ours = OnlineKernelClassifier(random_state=0).fit(X[train], y[train])
+    assert ours.score(X_test[test], y_test[test]) >= peer - 0.01
