@@ -20,9 +20,11 @@ with :math:`\psi = -\ell'` for the model's margin loss :math:`\ell(z)`,
 :math:`\beta = 1` if ``bias`` else 0, and the penalty P of the regulariser
 :math:`\Omega`:
 
-- :math:`\Omega = \frac12\|\alpha\|_2^2` (the "w'w" models; weight decay on the
-  coefficients of the empirical kernel map): :math:`P = \eta\,\alpha_i`, with the
-  :math:`\alpha_i` before the step;
+- the "w'w" models, :math:`\Omega = \frac12\alpha^\top K\alpha = \frac12\|w\|_H^2`:
+  :math:`P = \eta\,\alpha_i`, with the :math:`\alpha_i` before the step. This is
+  coordinate i of the :math:`K^{-1}`-preconditioned gradient step
+  :math:`\alpha \leftarrow \alpha - \eta K^{-1}\nabla J_K` (Notes), since
+  :math:`K^{-1}K\alpha = \alpha`;
 - :math:`\Omega = \|\alpha\|_1` (the "|w|₁" models): the proximal step
   :math:`\alpha_i \leftarrow S_\eta(a)`, :math:`a = \alpha_i + \Lambda`, with the soft
   threshold :math:`S_\eta(a) = \operatorname{sign}(a)\max(|a| - \eta, 0)`; that is
@@ -32,18 +34,18 @@ with :math:`\psi = -\ell'` for the model's margin loss :math:`\ell(z)`,
 The eight models, with :math:`(u)_+ = \max(0, u)` and
 :math:`\Lambda = \eta C y_i \psi(z_i)` in every row:
 
-===============  ==========================  =================================  ========================  =====================
-``model``        :math:`\ell(z)`             :math:`\psi(z) = -\ell'(z)`        :math:`\Omega(\alpha)`    :math:`P`
-===============  ==========================  =================================  ========================  =====================
-``l1_svm``       :math:`(1 - z)_+`           :math:`[z < 1]`                    :math:`\|\alpha\|_2^2/2`  :math:`\eta\alpha_i`
-``l2_svm``       :math:`\frac12(1 - z)_+^2`  :math:`(1 - z)_+`                  :math:`\|\alpha\|_2^2/2`  :math:`\eta\alpha_i`
-``huber``        Huberized hinge (below)     :math:`\min(1, (1 - z)_+/\delta)`  :math:`\|\alpha\|_2^2/2`  :math:`\eta\alpha_i`
-``logistic``     :math:`\log(1 + e^{-z})`    :math:`1/(1 + e^{z})`              :math:`\|\alpha\|_2^2/2`  :math:`\eta\alpha_i`
-``exponential``  :math:`e^{-z}` (boosting)   :math:`e^{-\max(z, -50)}`          :math:`\|\alpha\|_1`      :math:`a - S_\eta(a)`
-``ls_svm``       :math:`\frac12(1 - z)^2`    :math:`1 - z`                      :math:`\|\alpha\|_2^2/2`  :math:`\eta\alpha_i`
-``l1_svm_l1``    :math:`(1 - z)_+`           :math:`[z < 1]`                    :math:`\|\alpha\|_1`      :math:`a - S_\eta(a)`
-``l2_svm_l1``    :math:`\frac12(1 - z)_+^2`  :math:`(1 - z)_+`                  :math:`\|\alpha\|_1`      :math:`a - S_\eta(a)`
-===============  ==========================  =================================  ========================  =====================
+===============  ==========================  =================================  =============================  =====================
+``model``        :math:`\ell(z)`             :math:`\psi(z) = -\ell'(z)`        :math:`\Omega(\alpha)`         :math:`P`
+===============  ==========================  =================================  =============================  =====================
+``l1_svm``       :math:`(1 - z)_+`           :math:`[z < 1]`                    :math:`\alpha^\top K\alpha/2`  :math:`\eta\alpha_i`
+``l2_svm``       :math:`\frac12(1 - z)_+^2`  :math:`(1 - z)_+`                  :math:`\alpha^\top K\alpha/2`  :math:`\eta\alpha_i`
+``huber``        Huberized hinge (below)     :math:`\min(1, (1 - z)_+/\delta)`  :math:`\alpha^\top K\alpha/2`  :math:`\eta\alpha_i`
+``logistic``     :math:`\log(1 + e^{-z})`    :math:`1/(1 + e^{z})`              :math:`\alpha^\top K\alpha/2`  :math:`\eta\alpha_i`
+``exponential``  :math:`e^{-z}` (boosting)   :math:`e^{-\max(z, -50)}`          :math:`\|\alpha\|_1`           :math:`a - S_\eta(a)`
+``ls_svm``       :math:`\frac12(1 - z)^2`    :math:`1 - z`                      :math:`\alpha^\top K\alpha/2`  :math:`\eta\alpha_i`
+``l1_svm_l1``    :math:`(1 - z)_+`           :math:`[z < 1]`                    :math:`\|\alpha\|_1`           :math:`a - S_\eta(a)`
+``l2_svm_l1``    :math:`\frac12(1 - z)_+^2`  :math:`(1 - z)_+`                  :math:`\|\alpha\|_1`           :math:`a - S_\eta(a)`
+===============  ==========================  =================================  =============================  =====================
 
 The Huberized hinge with width :math:`\delta` is 0 for :math:`z \ge 1`,
 :math:`(1 - z)^2/(2\delta)` for :math:`1 - \delta < z < 1` and
@@ -99,9 +101,9 @@ with the RKHS norm :math:`\|w\|^2 = \alpha^\top K\alpha` (the step direction is
 :math:`(K + I/C)\alpha = y`, solved by a relaxed Gauss-Seidel sweep. So
 ``history_['rkhs_objective']`` (:math:`J_K`, free from the output vector:
 :math:`\alpha^\top K\alpha = \alpha^\top f`) decreases steadily for a small
-:math:`\eta`, while ``history_['objective']``, the regularised risk
-:math:`\Omega(\alpha) + C\sum_i\ell(z_i)` with :math:`\Omega` of the table, drops
-in the first epochs and then may creep up. With the :math:`\|\alpha\|_1` models a
+:math:`\eta`, while ``history_['objective']`` is a diagnostic, not the objective minimised: it
+puts :math:`\frac12\|\alpha\|_2^2` (or :math:`\|\alpha\|_1`) in place of
+:math:`\Omega`, drops in the first epochs and then may creep up. With the :math:`\|\alpha\|_1` models a
 coefficient leaves 0 only where :math:`C\psi(z_i) > 1`: take C > 1 (with C = 1 the
 hinge models stay at :math:`\alpha = 0`). Stability: the models with a bounded
 :math:`\psi` (hinge, Huber, logistic) cannot overflow, but the LS-SVM's step is a
@@ -239,7 +241,11 @@ def lambda_and_penalty_numba(code, z, y, alpha_i, eta, C, delta):
 
 
 def regularised_risk(model, alpha, outputs, y, C, delta=0.5):
-    r""":math:`J(\alpha, b) = \Omega(\alpha) + C\sum_i \ell(y_i o_i)` (``outputs`` is o)."""
+    r"""The diagnostic :math:`\frac12\|\alpha\|_2^2 + C\sum_i \ell(y_i o_i)` (or
+    :math:`\|\alpha\|_1 + C\sum_i \ell(y_i o_i)` for the L1 models; ``outputs`` is o).
+
+    Not the objective the "w'w" models minimise, :math:`\frac12\alpha^\top K\alpha
+    + C\sum_i\ell` (``history_['rkhs_objective']``): see the module's Notes."""
     omega = np.abs(alpha).sum() if model in L1_REGULARISED else 0.5 * alpha @ alpha
     return float(omega + C * margin_loss(model, y * outputs, delta).sum())
 
@@ -621,9 +627,10 @@ class OnlineKernelClassifier(ClassifierMixin, BaseEstimator):
     gamma_ : float
         The kernel width used.
     history_ : dict of ndarray
-        ``iteration``, ``epoch``, ``seconds``, ``objective``
-        (:math:`\Omega(\alpha) + C\sum_i\ell(y_i o_i)`), ``rkhs_objective``
-        (:math:`\frac12\alpha^\top K\alpha + C\sum_i\ell(y_i o_i)`), ``train_error``,
+        ``iteration``, ``epoch``, ``seconds``, ``objective`` (the diagnostic
+        :math:`\frac12\|\alpha\|_2^2 + C\sum_i\ell(y_i o_i)`, or :math:`\|\alpha\|_1 + \dots`),
+        ``rkhs_objective`` (:math:`\frac12\alpha^\top K\alpha + C\sum_i\ell(y_i o_i)`, minimised by
+        the "w'w" models), ``train_error``,
         ``n_nonzero``, ``kernel_evaluations``, ``cache_hits``, ``cache_misses``, and
         ``test_error`` with ``fit(..., eval_set=(X_test, y_test))``; recorded by
         :meth:`fit` (empty after :meth:`partial_fit` alone).
