@@ -15,11 +15,32 @@ AXIS_LABELS = {
 }
 
 
+#: Widest figure, in inches, drawn at its natural size in a notebook: about 1 000 pixels,
+#: the width of a JupyterLab cell on a laptop with the file browser open, or on a
+#: projector. A wider figure is shrunk to fit, and its text with it.
+MAX_WIDTH = 10.5
+
+
 def new_figure(ncols=1, width=5.0, height=3.6):
-    """A figure with ``ncols`` axes side by side, sized for a projector."""
-    fig = Figure(figsize=(width * ncols, height), layout="constrained")
-    axes = fig.subplots(1, ncols, squeeze=False)[0]
-    return fig, axes
+    """``ncols`` axes of ``width`` x ``height`` inches each, sized for a projector and a laptop.
+
+    The axes stand side by side while the row stays within :data:`MAX_WIDTH`; more
+    wrap onto further rows (four panels of 5 inches make two rows of two), so that no
+    figure is shrunk into unreadable text.
+
+    Returns
+    -------
+    fig : matplotlib.figure.Figure
+    axes : ndarray of Axes, shape (ncols,)
+        In reading order.
+    """
+    per_row = max(1, min(ncols, int(MAX_WIDTH // width)))
+    nrows = -(-ncols // per_row)
+    fig = Figure(figsize=(width * per_row, height * nrows), layout="constrained")
+    axes = fig.subplots(nrows, per_row, squeeze=False).ravel()
+    for ax in axes[ncols:]:
+        fig.delaxes(ax)
+    return fig, axes[:ncols]
 
 
 def _trace_axis(ax, x, column, logx, logy):

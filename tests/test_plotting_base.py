@@ -1,0 +1,27 @@
+"""The common ground of the figures: panels wrap onto rows so no figure is shrunk unreadable."""
+import matplotlib
+
+matplotlib.use("Agg")
+import pytest  # noqa: E402
+
+from lsl_lib._plotting._base import MAX_WIDTH  # noqa: E402
+from lsl_lib.plotting import new_figure  # noqa: E402
+
+pytestmark = pytest.mark.usefixtures("no_pyplot_figures")
+
+
+@pytest.mark.parametrize("ncols, width, rows, per_row", [
+    (1, 5.0, 1, 1), (2, 5.0, 1, 2), (3, 5.0, 2, 2), (4, 5.0, 2, 2), (5, 5.0, 3, 2),
+    (3, 3.4, 1, 3), (4, 3.4, 2, 3), (2, 12.0, 2, 1),
+])
+def test_new_figure_wraps_panels_within_the_cell_width(ncols, width, rows, per_row):
+    fig, axes = new_figure(ncols, width=width, height=3.0)
+    assert len(axes) == ncols
+    assert len(fig.axes) == ncols  # no empty slot left on the last row
+    fig_width, fig_height = fig.get_size_inches()
+    assert fig_width == pytest.approx(width * per_row)
+    assert fig_height == pytest.approx(3.0 * rows)
+    assert fig_width <= max(MAX_WIDTH, width)
+    # reading order: left to right, then top to bottom
+    positions = [ax.get_subplotspec().get_geometry()[2] for ax in axes]
+    assert positions == list(range(ncols))
