@@ -10,6 +10,7 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.linear_model import Lasso
 from sklearn.linear_model import lasso_path as sklearn_lasso_path
 from sklearn.svm import LinearSVC
+from sklearn.utils.class_weight import compute_class_weight
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 import lsl_lib.coordinate_descent as cd
@@ -47,6 +48,14 @@ def _lasso_problem(n=200, d=40, k=5, rho=0.3, seed=0):
     return X, X @ w + 0.3 * rng.normal(size=n) + 1.5
 
 
+def _class_weights(class_weight, y, sample_weight):
+    """Each example's class weight; 'balanced' counts the classes with the weights."""
+    classes = np.unique(y)
+    per_class = compute_class_weight(class_weight, classes=classes, y=y,
+                                     sample_weight=sample_weight)
+    return per_class[np.searchsorted(classes, y)]
+
+
 def _projected_gradient(X, y, w, alpha, C, loss, bias=0.0):
     upper, diag = (C, 0.0) if loss == "hinge" else (np.inf, 0.5 / C)
     G = y * (np.asarray(X @ w[:-1]).ravel() + bias * w[-1]) - 1 + diag * alpha
@@ -58,11 +67,16 @@ def _projected_gradient(X, y, w, alpha, C, loss, bias=0.0):
 @pytest.mark.parametrize("loss", ["hinge", "squared_hinge"])
 @pytest.mark.parametrize("shrinking", [True, False])
 @pytest.mark.parametrize("bias", [0.0, 1.0])
-def test_dual_cd_numpy_and_numba_give_the_same_iterates(loss, shrinking, bias):
+@pytest.mark.parametrize("sampling", ["reshuffle", "permutation", "iid"])
+@pytest.mark.parametrize("weighted", [False, True])
+def test_dual_cd_numpy_and_numba_give_the_same_iterates(loss, shrinking, bias, sampling,
+                                                        weighted):
     X, y = _svm_problem(density=0.4)
+    sample_weight = np.random.default_rng(1).integers(0, 4, len(y)) * 0.5 if weighted else None
     for name, Xv in _variants(X).items():
         kwargs = dict(loss=loss, shrinking=shrinking, bias=bias, tol=1e-12, max_iter=30,
-                      record_every=4, random_state=3)
+                      sample_weight=sample_weight, sampling=sampling, record_every=4,
+                      random_state=3)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", ConvergenceWarning)
             w_ref, a_ref, it_ref, h_ref = dual_cd(Xv, y, 0.5, backend="numpy", **kwargs)
@@ -112,13 +126,140 @@ def test_dual_cd_epoch_is_a_fisher_yates_permutation():
     for s in range(50):
         k = s + int(uniforms[s] * (50 - s))
         expected[s], expected[k] = expected[k], expected[s]
-    out = cd.dual_cd_numpy_epochs(X, 0.0, y, QD, 1.0, 0.0, np.zeros(50), np.zeros(11), index,
-                                  50, np.inf, -np.inf, uniforms, 0, 1, 0.0, False)
+    state = (np.zeros(50), np.zeros(11), index, 50, np.inf, -np.inf, uniforms)
+    out = cd.dual_cd_numpy_epochs(X, 0.0, y, QD, np.ones(50), np.zeros(50), *state, 0, 1, 0.0,
+                                  False)
     np.testing.assert_array_equal(index, expected)
-    assert out[0] == 1 and out[1] == 50 and out[-1] == 50  # one epoch, 50 visits, 50 used
-    out = cd.dual_cd_numpy_epochs(X, 0.0, y, QD, 1.0, 0.0, np.zeros(50), np.zeros(11), index,
-                                  50, np.inf, -np.inf, uniforms, 60, 1, 0.0, False)
+    assert out[0] == 1 and out[1] == 50 and out[6] == 50  # one epoch, 50 visits, 50 used
+    out = cd.dual_cd_numpy_epochs(X, 0.0, y, QD, np.ones(50), np.zeros(50), *state, 60, 1, 0.0,
+                                  False)
     assert out[0] == 0  # not enough uniforms left for a whole epoch: hand back to the driver
+
+
+def test_dual_cd_iid_epoch_draws_coordinates_with_replacement():
+    """sampling='iid' (SDCA): an epoch visits index[floor(u n)] for n uniforms u of the
+    stream; from alpha = 0 every visited alpha_i moves off 0, the others stay."""
+    X, y = _svm_problem(n=80)
+    with pytest.warns(ConvergenceWarning):
+        alpha = dual_cd(X, y, 1.0, max_iter=1, tol=0.0, shrinking=False, sampling="iid",
+                        random_state=4)[1]
+    drawn = np.unique((np.random.default_rng(4).random(80) * 80).astype(int))
+    assert 30 < len(drawn) < 70  # about (1 - 1/e) n distinct coordinates
+    assert set(np.flatnonzero(alpha)) <= set(drawn)
+    assert np.all(alpha[np.setdiff1d(np.arange(80), drawn)] == 0)
+
+
+@pytest.mark.parametrize("sampling", ["reshuffle", "permutation", "iid"])
+@pytest.mark.parametrize("shrinking", [True, False])
+def test_dual_cd_every_order_reaches_liblinear_objective(sampling, shrinking):
+    X, y = _svm_problem(n=300, d=12, seed=5)
+    ref = LinearSVC(C=0.5, loss="hinge", tol=1e-10, max_iter=1_000_000, random_state=0).fit(X, y)
+    clf = DualCDClassifier(C=0.5, sampling=sampling, shrinking=shrinking, tol=1e-8,
+                           max_iter=100_000, random_state=0).fit(X, y)
+    w_ref = np.append(ref.coef_[0], ref.intercept_[0])
+    w = np.append(clf.coef_[0], clf.intercept_[0])
+    P_ref = svm_objectives(X, y, w_ref, np.zeros(len(y)), 0.5, bias=1.0)[0]
+    P = svm_objectives(X, y, w, clf.alpha_, 0.5, bias=1.0)[0]
+    assert P == pytest.approx(P_ref, rel=1e-7)
+    assert -1e-12 * P <= clf.duality_gap_ <= 1e-6 * P
+
+
+@pytest.mark.parametrize("sampling", ["reshuffle", "iid"])
+@pytest.mark.parametrize("sparse", [False, True])
+def test_dual_cd_zero_weight_is_a_dropped_row(sampling, sparse):
+    """Weight 0 leaves the example out, random order included: the same iterates."""
+    X, y = _svm_problem(n=200, d=8, density=0.6 if sparse else None, seed=6)
+    sw = np.ones(len(y))
+    sw[::7] = 0.0
+    keep = sw > 0
+    Xv = sp.csr_matrix(X) if sparse else X
+    kwargs = dict(C=0.8, sampling=sampling, tol=1e-4, max_iter=300, random_state=1)
+    with warnings.catch_warnings():  # the same number of epochs, converged or not
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        weighted = DualCDClassifier(**kwargs).fit(Xv, y, sample_weight=sw)
+        dropped = DualCDClassifier(**kwargs).fit(Xv[keep], y[keep])
+    np.testing.assert_array_equal(weighted.coef_, dropped.coef_)
+    np.testing.assert_array_equal(weighted.alpha_[keep], dropped.alpha_)
+    assert np.all(weighted.alpha_[~keep] == 0) and weighted.n_iter_ == dropped.n_iter_
+
+
+@pytest.mark.parametrize("loss", ["hinge", "squared_hinge"])
+def test_dual_cd_integer_weights_are_repeated_rows(loss):
+    """The primal is the same function of w (strongly convex: one minimiser), so both
+    solvers land on the same w to their tolerance, though the duals differ."""
+    X, y = _svm_problem(n=150, d=6, seed=7)
+    sw = np.random.default_rng(0).integers(0, 4, len(y))
+    kwargs = dict(C=0.3, loss=loss, tol=1e-10, max_iter=100_000, random_state=0)
+    weighted = DualCDClassifier(**kwargs).fit(X, y, sample_weight=sw)
+    repeated = DualCDClassifier(**kwargs).fit(np.repeat(X, sw, axis=0), np.repeat(y, sw))
+    np.testing.assert_allclose(weighted.coef_, repeated.coef_, rtol=1e-7, atol=1e-9)
+    np.testing.assert_allclose(weighted.intercept_, repeated.intercept_, rtol=1e-7, atol=1e-9)
+    # the duals too: the repeated copies' alphas add up to the weighted alpha
+    owner = np.repeat(np.arange(len(y)), sw)
+    primal = svm_objectives(X, y, np.append(weighted.coef_, weighted.intercept_),
+                            weighted.alpha_, 0.3, loss, 1.0, sw)[0]
+    assert primal - weighted.duality_gap_ <= primal
+    assert np.all(np.bincount(owner, minlength=len(y))[sw == 0] == 0)
+
+
+@pytest.mark.parametrize("loss", ["hinge", "squared_hinge"])
+@pytest.mark.parametrize("class_weight", [None, "balanced", {-1.0: 3.0, 1.0: 0.5}])
+def test_dual_cd_weights_reach_liblinears_objective(loss, class_weight):
+    X, y = _svm_problem(n=300, d=10, density=0.7, seed=8)
+    y[np.flatnonzero(y < 0)[:60]] = 1.0  # unbalanced classes
+    sw = np.random.default_rng(2).uniform(0.0, 3.0, len(y))
+    sw[:20] = 0.0
+    for Xv in (X, sp.csr_matrix(X)):
+        ref = LinearSVC(C=0.7, loss=loss, class_weight=class_weight, tol=1e-10,
+                        max_iter=1_000_000, random_state=0).fit(Xv, y, sample_weight=sw)
+        clf = DualCDClassifier(C=0.7, loss=loss, class_weight=class_weight, tol=1e-9,
+                               max_iter=100_000, random_state=0).fit(Xv, y, sample_weight=sw)
+        s = sw * (_class_weights(class_weight, y, sw) if class_weight else 1.0)
+        P_ref = svm_objectives(Xv, y, np.append(ref.coef_, ref.intercept_), np.zeros(len(y)),
+                               0.7, loss, 1.0, s)[0]
+        P = svm_objectives(Xv, y, np.append(clf.coef_, clf.intercept_), clf.alpha_, 0.7, loss,
+                           1.0, s)[0]
+        assert P == pytest.approx(P_ref, rel=1e-7)
+        assert -1e-12 * P <= clf.duality_gap_ <= 1e-7 * P
+        np.testing.assert_allclose(clf.coef_, ref.coef_, rtol=1e-4, atol=1e-5)
+        upper = 0.7 * s if loss == "hinge" else np.where(s > 0, np.inf, 0.0)
+        assert np.all(clf.alpha_ >= 0) and np.all(clf.alpha_ <= upper * (1 + 1e-12))
+
+
+def test_dual_cd_class_weight_is_the_matching_sample_weight():
+    """'balanced' counts the classes with the sample weights (as LinearSVC): integer
+    weights then balance as the repeated rows would."""
+    X, y = _svm_problem(n=200, d=5, seed=9)
+    y[np.flatnonzero(y < 0)[:50]] = 1.0
+    labels = np.where(y > 0, "pos", "neg")
+    sw = np.random.default_rng(3).uniform(0.5, 2.0, len(y))
+    for class_weight in ("balanced", {"pos": 0.2, "neg": 5.0}):
+        by_class = DualCDClassifier(C=0.1, class_weight=class_weight, random_state=0).fit(
+            X, labels, sample_weight=sw)
+        by_sample = DualCDClassifier(C=0.1, random_state=0).fit(
+            X, labels, sample_weight=sw * _class_weights(class_weight, labels, sw))
+        np.testing.assert_array_equal(by_class.coef_, by_sample.coef_)
+        np.testing.assert_array_equal(by_class.alpha_, by_sample.alpha_)
+
+
+def test_dual_cd_warns_only_when_the_gap_is_above_tol():
+    """liblinear's projected-gradient test can fail while the duality gap already
+    certifies w to tol (relative): no warning then; a warning while the gap is large."""
+    X, y = _svm_problem(n=400, d=10, seed=10)
+    tol = 1e-3
+    full = DualCDClassifier(C=1.0, tol=tol, max_iter=100_000, record_every=1,
+                            random_state=0).fit(X, y)
+    h = full.history_
+    relative = h["duality_gap"] / h["objective"]
+    certified = np.flatnonzero((relative <= tol) & (h["epoch"] < full.n_iter_))
+    assert certified.size and relative[1] > tol  # both sides exist on this problem
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ConvergenceWarning)
+        clf = DualCDClassifier(C=1.0, tol=tol, max_iter=int(h["epoch"][certified[0]]),
+                               random_state=0).fit(X, y)
+    assert clf.n_iter_ < full.n_iter_ and clf.duality_gap_ <= tol * h["objective"][certified[0]]
+    with pytest.warns(ConvergenceWarning, match="duality gap"):
+        DualCDClassifier(C=1.0, tol=tol, max_iter=1, random_state=0).fit(X, y)
 
 
 @pytest.mark.parametrize("loss", ["hinge", "squared_hinge"])
