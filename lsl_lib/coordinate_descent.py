@@ -564,10 +564,14 @@ class DualCDClassifier(ClassifierMixin, BaseEstimator):
             raise ValueError(f"Only binary classification is supported: DualCDClassifier got "
                              f"y with {len(self.classes_)} classes.")
         sample_weight = _check_sample_weight(sample_weight, X, ensure_non_negative=True)
+        label = np.searchsorted(self.classes_, y)
+        if np.count_nonzero(np.bincount(label, weights=sample_weight)) < 2:
+            raise ValueError("sample_weight leaves one class of positive weight; a classifier "
+                             "needs two classes.")
         if self.class_weight is not None:  # 'balanced' from weighted counts, as LinearSVC
             per_class = compute_class_weight(self.class_weight, classes=self.classes_, y=y,
                                              sample_weight=sample_weight)
-            sample_weight = sample_weight * per_class[np.searchsorted(self.classes_, y)]
+            sample_weight = sample_weight * per_class[label]
         y = signed_binary_labels(y, self.classes_)
         bias = 1.0 if self.fit_intercept else 0.0
         w, self.alpha_, self.n_iter_, self.history_ = dual_cd(
@@ -1147,9 +1151,7 @@ class LassoCD(RegressorMixin, BaseEstimator):
             sw = None
         else:  # rescaled to sum to n, as scikit-learn: the 1/(2n) of the loss is kept
             sw = _check_sample_weight(sample_weight, X, ensure_non_negative=True)
-            if not sw.sum() > 0:
-                raise ValueError("sample_weight must not be all zero.")
-            sw = sw * (n / sw.sum())
+            sw = sw * (n / sw.sum())  # sum > 0: _check_sample_weight refuses all zeros
         if self.fit_intercept:
             X_offset = np.asarray(X.mean(axis=0)).ravel() if sw is None else \
                 np.asarray(X.T @ sw).ravel() / n
