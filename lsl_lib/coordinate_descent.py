@@ -13,13 +13,18 @@ keeping up to date the one vector that makes each step cheap.
     \qquad \bar Q_{ij} = y_i y_j x_i^\top x_j + D_{ij},
 
 with :math:`U = C, D = 0` (hinge) or :math:`U = \infty, D_{ii} = 1/(2C)` (squared
-hinge). Keeping :math:`w = \sum_i \alpha_i y_i x_i`, coordinate i costs O(nnz(x_i)):
+hinge); sample weights :math:`s_i` make them :math:`U_i = Cs_i` and :math:`D_{ii} = 1/(2Cs_i)`.
+Keeping :math:`w = \sum_i \alpha_i y_i x_i`, coordinate i costs O(nnz(x_i)):
 
 .. math::
 
     G = y_i w^\top x_i - 1 + D_{ii}\alpha_i, \qquad
     \alpha_i \leftarrow \min(\max(\alpha_i - G/\bar Q_{ii}, 0), U), \qquad
     w \leftarrow w + (\alpha_i - \alpha_i^{old}) y_i x_i.
+
+Visiting the coordinates in a random order each epoch is liblinear's choice; drawing
+them uniformly with replacement is SDCA (Shalev-Shwartz and Zhang 2013), whose analysis
+bounds the expected duality gap after each epoch.
 
 **Lasso** (Friedman et al. 2010; scikit-learn's ``Lasso``), in scikit-learn's scaling
 :math:`P(w) = \frac{1}{2n}\|y - Xw\|^2 + \alpha\|w\|_1`. Keeping the residual
@@ -55,6 +60,9 @@ Fercoq, Gramfort, Salmon. Mind the duality gap: safer rules for the Lasso. ICML 
 
 Tu, Roelofs, Venkataraman, Recht. Large scale kernel learning using block
 coordinate descent. arXiv:1602.05310, 2016.
+
+Shalev-Shwartz, Zhang. Stochastic dual coordinate ascent methods for regularized loss
+minimization. JMLR 14, 2013.
 """
 import warnings
 from numbers import Integral, Real
@@ -614,8 +622,8 @@ def lasso_numpy_epochs(Xt, w, R, norm2, n_alpha, active, uniforms, n_epochs, tol
     ``n_alpha`` is :math:`n\\alpha`. With ``gram`` (covariance updates, Friedman et al.
     2010, §2.2), ``Xt`` is the Gram matrix :math:`G = X^\\top X` and ``R`` is
     :math:`q = X^\\top(y - Xw)`: the same step then reads :math:`x_j^\\top r = q_j` and
-    updates q by :math:`-\\Delta w_j G_j`, O(d) instead of O(n). ``active`` lists the coordinates not screened out
-    (with :math:`x_j \\ne 0`), increasing. ``uniforms`` is empty for the cyclic order
+    updates q by :math:`-\\Delta w_j G_j`, O(d) instead of O(n). ``active`` lists the
+    coordinates not screened out (with :math:`x_j \\ne 0`), increasing. ``uniforms`` is empty for the cyclic order
     (``active`` in turn); else epoch e visits ``active[floor(m u)]`` for the first
     ``m = len(active)`` uniforms u of row e: m draws with replacement, as scikit-learn.
 
@@ -1056,7 +1064,10 @@ class LassoCD(RegressorMixin, BaseEstimator):
     Each step soft-thresholds one coefficient against the residual, which is kept up
     to date (O(n) a step), or, with ``precompute``, against :math:`X^\\top r` kept up to
     date from the Gram matrix (O(d) a step); the test is the duality gap, as in
-    scikit-learn's ``Lasso``.
+    scikit-learn's ``Lasso``. Sparse X (CSR or CSC) is read by columns and centred
+    implicitly, never densified (O(nnz) a step). ``fit`` takes ``sample_weight``
+    :math:`s_i`, for the loss :math:`\\frac{1}{2\\sum_i s_i}\\sum_i s_i(y_i - x_i^\\top w - b)^2`
+    (scikit-learn's): integer weights are repeated rows.
 
     Parameters
     ----------

@@ -709,7 +709,8 @@ def test_bad_input_is_named_before_any_solver_runs(make, X, y, match, monkeypatc
         raise AssertionError("a solver ran on bad input")
 
     for name in ("dual_cd_numba_epochs", "dual_cd_numpy_epochs", "lasso_numba_epochs",
-                 "lasso_numpy_epochs", "kernel_matrix"):
+                 "lasso_numpy_epochs", "lasso_sparse_numba_epochs", "lasso_sparse_numpy_epochs",
+                 "kernel_matrix"):
         monkeypatch.setattr(cd, name, must_not_run)
     with pytest.raises(ValueError, match=match):
         make().fit(X, y)
@@ -750,6 +751,38 @@ def test_convergence_warnings():
         LassoCD(alpha=0.01, max_iter=1, tol=1e-12).fit(X, y)
     with pytest.warns(ConvergenceWarning, match="n_epochs=1"):
         BlockCDKernelRidge(lam=0.1, block_size=10, n_epochs=1).fit(X, y)
+
+
+# ---------------------------------------------------------------- defaults on real data
+
+def test_defaults_score_as_scikit_learns_peers_on_real_data():
+    """What a user who sets nothing gets (issue 10, §3): the peers' scores, no warning.
+    On a9a, ijcnn1 and w8a, DualCDClassifier() and LinearSVC() agree to 0.1 point of
+    test accuracy as well (benchmarks/bench_coordinate_descent.py)."""
+    from sklearn.datasets import load_diabetes
+    from sklearn.kernel_ridge import KernelRidge as SklearnKernelRidge
+    from sklearn.model_selection import train_test_split
+
+    from lsl_lib.datasets import load_breast_cancer
+
+    X, X_test, y, y_test = load_breast_cancer(test_size=0.3)
+    Xd, yd = load_diabetes(return_X_y=True)
+    Xd = (Xd - Xd.mean(axis=0)) / Xd.std(axis=0)
+    Xd, Xd_test, yd, yd_test = train_test_split(Xd, yd, test_size=0.3, random_state=0)
+    yd_scale = yd.std()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ConvergenceWarning)
+        svm = DualCDClassifier(random_state=0).fit(X, y)
+        lasso = LassoCD().fit(Xd, yd)
+        ridge = BlockCDKernelRidge(random_state=0).fit(Xd, yd / yd_scale)
+    svm_ref = LinearSVC(random_state=0).fit(X, y)
+    assert svm.score(X_test, y_test) >= svm_ref.score(X_test, y_test) - 0.01
+    lasso_ref = Lasso().fit(Xd, yd)
+    assert lasso.score(Xd_test, yd_test) == pytest.approx(lasso_ref.score(Xd_test, yd_test),
+                                                          abs=1e-6)
+    ridge_ref = SklearnKernelRidge(kernel="rbf").fit(Xd, yd / yd_scale)  # gamma = 1/d, alpha = 1
+    np.testing.assert_allclose(ridge.predict(Xd_test), ridge_ref.predict(Xd_test), rtol=1e-5,
+                               atol=1e-6)
 
 
 # ---------------------------------------------------------------- scikit-learn's contract
