@@ -21,7 +21,7 @@ from lsl_lib._plotting.online_kernel import (plot_coefficients, plot_margin_loss
                                              plot_online_kernel, plot_support)
 from lsl_lib._plotting.stochastic_gradient import plot_convergence_bound
 from lsl_lib._plotting.coordinate_descent import (plot_duality_gap, plot_lasso_path,
-                                                  plot_residuals)
+                                                  plot_residuals, plot_suboptimality_and_gap)
 from lsl_lib._plotting.kernel_approximation import (plot_error_curves, plot_matrices,
                                                     plot_spectrum, plot_variance)
 from lsl_lib._plotting.random_features import (plot_estimate_distribution,
@@ -37,7 +37,7 @@ __all__ = [
     "plot_violation_counts",
     "plot_coefficients", "plot_margin_losses", "plot_online_kernel", "plot_support",
     "plot_convergence_bound",
-    "plot_duality_gap", "plot_lasso_path", "plot_residuals",
+    "plot_duality_gap", "plot_lasso_path", "plot_residuals", "plot_suboptimality_and_gap",
     "plot_error_curves", "plot_matrices", "plot_spectrum", "plot_variance",
     "plot_estimate_distribution", "plot_kernel_approximation",
     "plot_landmarks", "plot_nystroem",
