@@ -175,11 +175,12 @@ def sdca_vs_pegasos(quick, epochs=(1, 2, 5, 10, 20, 50)):
         sdca = _epochs_to(curves["SDCA (dual CD, iid)"], 1e-3)
         peg = _epochs_to(curves["Pegasos"], 1e-3)
         if sdca is not None:
+            reached = f"{peg}" if peg is not None else \
+                f"not within {n_epochs} (the ratio is a lower bound)"
             rows.append(ratio_row(
                 f"Pegasos / SDCA, epochs to f - f* <= 1e-3 (a9a, lambda={lam:g})",
                 [peg if peg is not None else n_epochs], [sdca], target=None,
-                note=f"SDCA {sdca} epochs, Pegasos "
-                     + (f"{peg}" if peg is not None else f"not within {n_epochs} (ratio: a lower bound)")))
+                note=f"SDCA {sdca} epochs, Pegasos {reached}"))
     return rows
 
 
