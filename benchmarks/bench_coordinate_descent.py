@@ -20,6 +20,9 @@ and the compiled per-coordinate loops against their numpy references.
   tol 1e-10. The rows report epochs of Pegasos / epochs of SDCA to f − f* <= 1e-3 (a
   lower bound when Pegasos does not get there); lecture 06 shows the same comparison on
   the digits bundled with scikit-learn (a9a does not ship with the repository).
+- Defaults against scikit-learn's (printed, not timed): test scores of
+  DualCDClassifier(), LassoCD(), BlockCDKernelRidge() and LinearSVC(), Lasso(),
+  KernelRidge(kernel='rbf') on a9a, ijcnn1 and three PMLB regression sets.
 """
 import warnings
 
@@ -184,6 +187,52 @@ def sdca_vs_pegasos(quick, epochs=(1, 2, 5, 10, 20, 50)):
     return rows
 
 
+def defaults_vs_peers(quick):
+    """Test scores of DualCDClassifier(), LassoCD() and BlockCDKernelRidge() with their
+    defaults against LinearSVC(), Lasso() and KernelRidge(kernel='rbf') (issue 10, §3).
+
+    Printed, not timed: what a user who sets nothing gets. Classification on the LIBSVM
+    sets (a9a and ijcnn1 with their test splits); regression on three PMLB sets (3000
+    training rows, 2000 test rows, standardised features; for kernel ridge the target
+    standardised too).
+    """
+    from sklearn.kernel_ridge import KernelRidge as SklearnKernelRidge
+    from sklearn.model_selection import train_test_split
+    from sklearn.preprocessing import StandardScaler
+
+    from lsl_lib.coordinate_descent import BlockCDKernelRidge
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)  # liblinear's hinge at 1000 its
+        for name in ("a9a", "ijcnn1"):
+            X, y = load_shared(name)
+            X_test, y_test = load_shared(name, "test")
+            if quick:
+                X, y = X[:5000], y[:5000]
+            X, X_test = (sp.csr_matrix((A.data, A.indices.astype(np.int32),
+                                        A.indptr.astype(np.int32)), shape=A.shape)
+                         for A in (X, X_test))
+            print(f"{name}: test accuracy, defaults   LinearSVC() "
+                  f"{LinearSVC(random_state=0).fit(X, y).score(X_test, y_test):.4f}   "
+                  f"DualCDClassifier() "
+                  f"{DualCDClassifier(random_state=0).fit(X, y).score(X_test, y_test):.4f}")
+    for name in ("pmlb_227_cpu_small", "pmlb_537_houses", "pmlb_574_house_16H"):
+        data = np.loadtxt(shared_data_dir() / f"{name}.tsv.gz", skiprows=1)
+        X, X_test, y, y_test = train_test_split(data[:, :-1], data[:, -1], train_size=3000,
+                                                test_size=2000, random_state=0)
+        scaler = StandardScaler().fit(X)
+        X, X_test = scaler.transform(X), scaler.transform(X_test)
+        z, z_test = (y - y.mean()) / y.std(), (y_test - y.mean()) / y.std()
+        scores = [Lasso().fit(X, y).score(X_test, y_test),
+                  LassoCD().fit(X, y).score(X_test, y_test),
+                  SklearnKernelRidge(kernel="rbf").fit(X, z).score(X_test, z_test),
+                  BlockCDKernelRidge(random_state=0).fit(X, z).score(X_test, z_test)]
+        print(f"{name}: test R^2, defaults   Lasso() {scores[0]:.4f}  LassoCD() {scores[1]:.4f}"
+              f"   KernelRidge(kernel='rbf') {scores[2]:.4f}  BlockCDKernelRidge() "
+              f"{scores[3]:.4f}")
+    return []
+
+
 def run(quick=False):
     rows = []
     if shared_data_dir() is not None:
@@ -191,6 +240,7 @@ def run(quick=False):
             rows += dual_cd_vs_liblinear(name, quick)
         rows += numba_vs_numpy(quick)
         rows += sdca_vs_pegasos(quick)
+        rows += defaults_vs_peers(quick)
     else:
         print("(dual CD rows skipped: ../shared/data not found; set LSL_SHARED_DATA)")
     return rows + lasso_vs_sklearn(quick)
