@@ -473,7 +473,9 @@ class DualCDClassifier(ClassifierMixin, BaseEstimator):
     loss : {'hinge', 'squared_hinge'}, default='hinge'
         Hinge: :math:`U = C, D = 0`; squared hinge: :math:`U = \infty, D_{ii} = 1/(2C)`.
     tol : float, default=1e-4
-        Stop when the projected gradients of an epoch span at most tol.
+        Stop when the projected gradients of an epoch span at most tol (liblinear's
+        test). After ``max_iter`` epochs without it, a ``ConvergenceWarning`` is raised
+        only if the duality gap is above tol times the primal objective as well.
     max_iter : int, default=1000
         Maximum number of epochs (as ``LinearSVC``'s ``max_iter``).
     shrinking : bool, default=True
