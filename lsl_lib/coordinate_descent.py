@@ -357,7 +357,8 @@ def dual_cd(X, y, C, *, loss="hinge", tol=1e-4, max_iter=1000, shrinking=True, b
         they change nothing, not even the random order of the others.
     sampling : {'reshuffle', 'permutation', 'iid'}, default='reshuffle'
         The order of an epoch: a new random permutation each epoch (liblinear), one
-        random permutation drawn once, or n coordinates drawn uniformly with replacement,
+        random permutation drawn once (shrinking moves the shrunk coordinates to its
+        end), or as many coordinates as are active drawn uniformly with replacement,
         which is SDCA (Shalev-Shwartz and Zhang 2013) with its closed-form step.
     record_every : int or None, default=None
         Record the trace every that many epochs (and at the start and the end).
