@@ -12,6 +12,17 @@ and the compiled per-coordinate loops against their numpy references.
   (``precompute=True``) and both with the residual;
   target: lsl at most 1.5x slower (ratio sklearn / lsl >= 1/1.5).
 - numba vs numpy: dual CD (a9a, 10 epochs) and Lasso CD (n = 1000, d = 200); target >= 10x.
+- Pegasos vs SDCA (Shalev-Shwartz and Zhang 2013, Pegasos vs SDCA): primal suboptimality
+  f(w) − f* of the SVM f(w) = λ/2 ‖w‖² + mean hinge (no intercept, as in both papers)
+  after each epoch on a9a, λ = 1e-4 and 1e-5, for Pegasos (the paper's settings: k = 1,
+  i.i.d. examples, η_t = 1/(λt), projection, last iterate) and dual CD with i.i.d.
+  coordinates (SDCA) or a new permutation each epoch (liblinear's order); f* from dual CD at
+  tol 1e-10. The rows report epochs of Pegasos / epochs of SDCA to f − f* <= 1e-3 (a
+  lower bound when Pegasos does not get there); lecture 06 shows the same comparison on
+  the digits bundled with scikit-learn (a9a does not ship with the repository).
+- Defaults against scikit-learn's (printed, not timed): test scores of
+  DualCDClassifier(), LassoCD(), BlockCDKernelRidge() and LinearSVC(), Lasso(),
+  KernelRidge(kernel='rbf') on a9a, ijcnn1 and three PMLB regression sets.
 """
 import warnings
 
@@ -22,8 +33,9 @@ from sklearn.linear_model import Lasso
 from sklearn.svm import LinearSVC
 
 from common import ratio_row, timed
-from lsl_lib.coordinate_descent import DualCDClassifier, LassoCD
+from lsl_lib.coordinate_descent import DualCDClassifier, LassoCD, svm_objectives
 from lsl_lib.datasets import load_shared, shared_data_dir
+from lsl_lib.pegasos import PegasosClassifier
 
 TOLS = (1e-1, 3e-2, 1e-2, 3e-3, 1e-3, 3e-4, 1e-4, 3e-5, 1e-5, 1e-6)
 
@@ -126,12 +138,109 @@ def numba_vs_numpy(quick):
                           target=10.0)]
 
 
+def _epochs_to(values, level):
+    """The first epoch (1-based index of the trace) where ``values <= level``, or None."""
+    hits = np.flatnonzero(np.asarray(values) <= level)
+    return int(hits[0]) if hits.size else None
+
+
+def sdca_vs_pegasos(quick, epochs=(1, 2, 5, 10, 20, 50)):
+    """Pegasos vs SDCA on a9a: prints f(w) − f* after some epochs, returns ratio rows."""
+    X, y = load_shared("a9a")
+    if quick:
+        X, y = X[:5000], y[:5000]
+    n, n_epochs = len(y), max(epochs)
+    rows = []
+    for lam in (1e-4, 1e-5):
+        C = 1 / (lam * n)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            ref = DualCDClassifier(C=C, loss="hinge", tol=1e-10, max_iter=100_000,
+                                   shrinking=True, fit_intercept=False, sampling="reshuffle",
+                                   random_state=0).fit(X, y)
+            f_star = lam * (svm_objectives(X, y, np.append(ref.coef_[0], 0.0), ref.alpha_, C)[0]
+                            - ref.duality_gap_)  # the dual value: a lower bound on P*
+            pegasos = PegasosClassifier(
+                lam=lam, n_iter=n_epochs * n, batch_size=1, loss="hinge", sampling="iid",
+                projection=True, averaging="none", step_offset=0, fit_intercept=False,
+                record_every=n, reference_objective=f_star, random_state=0).fit(X, y)
+            curves = {"Pegasos": pegasos.history_["suboptimality"]}
+            for label, sampling in (("SDCA (dual CD, iid)", "iid"),
+                                    ("dual CD, reshuffle", "reshuffle")):
+                cd = DualCDClassifier(C=C, loss="hinge", tol=0.0, max_iter=n_epochs,
+                                      shrinking=False, fit_intercept=False, sampling=sampling,
+                                      record_every=1, random_state=0).fit(X, y)
+                curves[label] = lam * cd.history_["objective"] - f_star
+        print(f"a9a{' (5000 rows)' if quick else ''}, lambda = {lam:g}: f(w) - f* after "
+              + ", ".join(str(e) for e in epochs) + " epochs")
+        for label, values in curves.items():
+            print(f"    {label:22s}" + "".join(f" {values[e]:9.1e}" for e in epochs))
+        sdca = _epochs_to(curves["SDCA (dual CD, iid)"], 1e-3)
+        peg = _epochs_to(curves["Pegasos"], 1e-3)
+        if sdca is not None:
+            reached = f"{peg}" if peg is not None else \
+                f"not within {n_epochs} (the ratio is a lower bound)"
+            rows.append(ratio_row(
+                f"Pegasos / SDCA, epochs to f - f* <= 1e-3 (a9a, lambda={lam:g})",
+                [peg if peg is not None else n_epochs], [sdca], target=None,
+                note=f"SDCA {sdca} epochs, Pegasos {reached}"))
+    return rows
+
+
+def defaults_vs_peers(quick):
+    """Test scores of DualCDClassifier(), LassoCD() and BlockCDKernelRidge() with their
+    defaults against LinearSVC(), Lasso() and KernelRidge(kernel='rbf') (issue 10, §3).
+
+    Printed, not timed: what a user who sets nothing gets. Classification on the LIBSVM
+    sets (a9a and ijcnn1 with their test splits); regression on three PMLB sets (3000
+    training rows, 2000 test rows, standardised features; for kernel ridge the target
+    standardised too).
+    """
+    from sklearn.kernel_ridge import KernelRidge as SklearnKernelRidge
+    from sklearn.model_selection import train_test_split
+    from sklearn.preprocessing import StandardScaler
+
+    from lsl_lib.coordinate_descent import BlockCDKernelRidge
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)  # liblinear's hinge at 1000 its
+        for name in ("a9a", "ijcnn1"):
+            X, y = load_shared(name)
+            X_test, y_test = load_shared(name, "test")
+            if quick:
+                X, y = X[:5000], y[:5000]
+            X, X_test = (sp.csr_matrix((A.data, A.indices.astype(np.int32),
+                                        A.indptr.astype(np.int32)), shape=A.shape)
+                         for A in (X, X_test))
+            print(f"{name}: test accuracy, defaults   LinearSVC() "
+                  f"{LinearSVC(random_state=0).fit(X, y).score(X_test, y_test):.4f}   "
+                  f"DualCDClassifier() "
+                  f"{DualCDClassifier(random_state=0).fit(X, y).score(X_test, y_test):.4f}")
+    for name in ("pmlb_227_cpu_small", "pmlb_537_houses", "pmlb_574_house_16H"):
+        data = np.loadtxt(shared_data_dir() / f"{name}.tsv.gz", skiprows=1)
+        X, X_test, y, y_test = train_test_split(data[:, :-1], data[:, -1], train_size=3000,
+                                                test_size=2000, random_state=0)
+        scaler = StandardScaler().fit(X)
+        X, X_test = scaler.transform(X), scaler.transform(X_test)
+        z, z_test = (y - y.mean()) / y.std(), (y_test - y.mean()) / y.std()
+        scores = [Lasso().fit(X, y).score(X_test, y_test),
+                  LassoCD().fit(X, y).score(X_test, y_test),
+                  SklearnKernelRidge(kernel="rbf").fit(X, z).score(X_test, z_test),
+                  BlockCDKernelRidge(random_state=0).fit(X, z).score(X_test, z_test)]
+        print(f"{name}: test R^2, defaults   Lasso() {scores[0]:.4f}  LassoCD() {scores[1]:.4f}"
+              f"   KernelRidge(kernel='rbf') {scores[2]:.4f}  BlockCDKernelRidge() "
+              f"{scores[3]:.4f}")
+    return []
+
+
 def run(quick=False):
     rows = []
     if shared_data_dir() is not None:
         for name in ("a9a", "w8a"):
             rows += dual_cd_vs_liblinear(name, quick)
         rows += numba_vs_numpy(quick)
+        rows += sdca_vs_pegasos(quick)
+        rows += defaults_vs_peers(quick)
     else:
         print("(dual CD rows skipped: ../shared/data not found; set LSL_SHARED_DATA)")
     return rows + lasso_vs_sklearn(quick)

@@ -13,13 +13,18 @@ keeping up to date the one vector that makes each step cheap.
     \qquad \bar Q_{ij} = y_i y_j x_i^\top x_j + D_{ij},
 
 with :math:`U = C, D = 0` (hinge) or :math:`U = \infty, D_{ii} = 1/(2C)` (squared
-hinge). Keeping :math:`w = \sum_i \alpha_i y_i x_i`, coordinate i costs O(nnz(x_i)):
+hinge); sample weights :math:`s_i` make them :math:`U_i = Cs_i` and :math:`D_{ii} = 1/(2Cs_i)`.
+Keeping :math:`w = \sum_i \alpha_i y_i x_i`, coordinate i costs O(nnz(x_i)):
 
 .. math::
 
     G = y_i w^\top x_i - 1 + D_{ii}\alpha_i, \qquad
     \alpha_i \leftarrow \min(\max(\alpha_i - G/\bar Q_{ii}, 0), U), \qquad
     w \leftarrow w + (\alpha_i - \alpha_i^{old}) y_i x_i.
+
+Visiting the coordinates in a random order each epoch is liblinear's choice; drawing
+them uniformly with replacement is SDCA (Shalev-Shwartz and Zhang 2013), whose analysis
+bounds the expected duality gap after each epoch.
 
 **Lasso** (Friedman et al. 2010; scikit-learn's ``Lasso``), in scikit-learn's scaling
 :math:`P(w) = \frac{1}{2n}\|y - Xw\|^2 + \alpha\|w\|_1`. Keeping the residual
@@ -55,6 +60,9 @@ Fercoq, Gramfort, Salmon. Mind the duality gap: safer rules for the Lasso. ICML 
 
 Tu, Roelofs, Venkataraman, Recht. Large scale kernel learning using block
 coordinate descent. arXiv:1602.05310, 2016.
+
+Shalev-Shwartz, Zhang. Stochastic dual coordinate ascent methods for regularized loss
+minimization. JMLR 14, 2013.
 """
 import warnings
 from numbers import Integral, Real
@@ -66,12 +74,14 @@ from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, _fit_co
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils import check_array
 from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils.class_weight import compute_class_weight
 from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 from threadpoolctl import ThreadpoolController
 
 from lsl_lib._core.backend import compiled_arrays, jit, resolve_backend
 from lsl_lib._core.random import check_random_state
+from lsl_lib._core.sampling import SCHEMES
 from lsl_lib._core.trace import Trace, chunk_bounds
 from lsl_lib._core.validation import ITERATIVE_CONSTRAINTS, check_n_classes, signed_binary_labels
 from lsl_lib.kernels import _KERNEL_CONSTRAINTS, BLOCK_ELEMENTS, check_kernel_params, kernel_matrix
@@ -112,36 +122,49 @@ def _warn_not_converged(what):
 # ----------------------------------------------------------------------------
 
 def dual_cd_numpy_epochs(X, bias, y, QD, upper, diag, alpha, w, index, active, pg_max_old,
-                         pg_min_old, uniforms, pos, n_epochs, tol, shrinking):
+                         pg_min_old, uniforms, pos, n_epochs, tol, shrinking, sampling=0,
+                         check_all=False):
     """Up to ``n_epochs`` epochs of dual CD (Hsieh et al., Algorithm 3): the reference.
 
     ``X`` is (n, d), dense or CSR; ``bias`` the value B of a constant feature whose
     weight is ``w[d]``; ``QD`` holds :math:`\\bar Q_{ii} = \\|x_i\\|^2 + B^2 + D_{ii}`;
-    ``upper``, ``diag`` are U and :math:`D_{ii}`. ``alpha``, ``w`` and ``index`` (a
-    permutation whose first ``active`` entries are the active set) are updated in
-    place. ``pg_max_old``, ``pg_min_old`` are the shrinking thresholds :math:`\\bar M,
-    \\bar m`. Each epoch shuffles the active set by Fisher-Yates, as liblinear does,
-    with ``active`` numbers of the stream ``uniforms`` from ``pos`` on. It stops early
-    when :math:`\\max PG - \\min PG \\le` ``tol`` over all n coordinates, or when the
-    stream runs short.
+    ``upper``, ``diag`` hold the per-example :math:`U_i` and :math:`D_{ii}`. ``alpha``,
+    ``w`` and ``index`` (a permutation whose first ``active`` entries are the active
+    set) are updated in place. ``pg_max_old``, ``pg_min_old`` are the shrinking
+    thresholds :math:`\\bar M, \\bar m`.
+
+    ``sampling`` orders an epoch: 0 (``'reshuffle'``, liblinear) shuffles the active set
+    by Fisher-Yates, with ``active`` numbers of the stream ``uniforms`` from ``pos`` on;
+    1 (``'permutation'``) sweeps ``index`` as it stands; 2 (``'iid'``, SDCA) visits
+    ``index[floor(u * active)]`` for ``active`` numbers u of the stream (with
+    replacement), and so sees only part of the coordinates: when its projected
+    gradients pass the test, the next epoch sweeps all n (``check_all``) before
+    stopping. It stops early when :math:`\\max PG - \\min PG \\le` ``tol`` over a sweep of
+    all n coordinates, or when the stream runs short.
 
     Returns
     -------
-    epochs, visits, converged, active, pg_max_old, pg_min_old, pos
+    epochs, visits, converged, active, pg_max_old, pg_min_old, pos, check_all
         Epochs run, coordinates visited, whether converged, and the new state.
     """
     n, d = X.shape
     w_x = w[:d]
     epochs = visits = 0
     converged = False
-    while epochs < n_epochs and pos + active <= len(uniforms):
-        for s in range(active):  # a new random order of the active set
-            k = min(s + int(uniforms[pos + s] * (active - s)), active - 1)
-            index[s], index[k] = index[k], index[s]
-        pos += active
+    while epochs < n_epochs and (sampling == 1 or pos + active <= len(uniforms)):
+        iid = sampling == 2 and not check_all
+        if sampling == 0:  # a new random order of the active set
+            for s in range(active):
+                k = min(s + int(uniforms[pos + s] * (active - s)), active - 1)
+                index[s], index[k] = index[k], index[s]
+        draws, t, s = active, 0, 0
+        if sampling != 1:
+            pos += active
         pg_max_new, pg_min_new = -np.inf, np.inf
-        s = 0
-        while s < active:
+        while (t < draws and active > 0) if iid else s < active:
+            if iid:
+                s = min(int(uniforms[pos - draws + t] * active), active - 1)
+                t += 1
             i = index[s]
             if sp.issparse(X):
                 row = slice(X.indptr[i], X.indptr[i + 1])
@@ -149,14 +172,14 @@ def dual_cd_numpy_epochs(X, bias, y, QD, upper, diag, alpha, w, index, active, p
             else:
                 cols, x_i = slice(None), X[i]
             visits += 1
-            G = y[i] * (x_i @ w_x[cols] + bias * w[d]) - 1.0 + diag * alpha[i]
+            G = y[i] * (x_i @ w_x[cols] + bias * w[d]) - 1.0 + diag[i] * alpha[i]
             if alpha[i] == 0.0:
                 if shrinking and G > pg_max_old:  # at its bound and likely to stay: shrink
                     active -= 1
                     index[s], index[active] = index[active], index[s]
                     continue
                 pg = min(G, 0.0)  # the projected gradient
-            elif alpha[i] == upper:
+            elif alpha[i] == upper[i]:
                 if shrinking and G < pg_min_old:
                     active -= 1
                     index[s], index[active] = index[active], index[s]
@@ -168,26 +191,30 @@ def dual_cd_numpy_epochs(X, bias, y, QD, upper, diag, alpha, w, index, active, p
             if abs(pg) > 1e-12:
                 old = alpha[i]
                 # QD = 0: x_i = 0 (hinge, no intercept), so G = -1 and the minimum is at U
-                alpha[i] = min(max(old - G / QD[i], 0.0), upper) if QD[i] > 0.0 else upper
+                alpha[i] = min(max(old - G / QD[i], 0.0), upper[i]) if QD[i] > 0.0 else upper[i]
                 step = (alpha[i] - old) * y[i]
                 w_x[cols] += step * x_i
                 w[d] += step * bias
-            s += 1
+            if not iid:
+                s += 1
         epochs += 1
+        check_all = False
         if pg_max_new - pg_min_new <= tol:
-            if active == n:
+            if active == n and not iid:
                 converged = True
                 break
             active, pg_max_old, pg_min_old = n, np.inf, -np.inf  # unshrink, check them all
+            check_all = True
             continue
         pg_max_old = pg_max_new if pg_max_new > 0.0 else np.inf
         pg_min_old = pg_min_new if pg_min_new < 0.0 else -np.inf
-    return epochs, visits, converged, active, pg_max_old, pg_min_old, pos
+    return epochs, visits, converged, active, pg_max_old, pg_min_old, pos, check_all
 
 
 @jit
 def dual_cd_numba_epochs(data, cols, indptr, bias, y, QD, upper, diag, alpha, w, index, active,
-                         pg_max_old, pg_min_old, uniforms, pos, n_epochs, tol, shrinking):
+                         pg_max_old, pg_min_old, uniforms, pos, n_epochs, tol, shrinking,
+                         sampling, check_all):
     """The same epochs as :func:`dual_cd_numpy_epochs`, compiled.
 
     X comes as ``(data, cols, indptr)`` as in :func:`lsl_lib.pegasos.pegasos_numba_chunk`
@@ -200,15 +227,23 @@ def dual_cd_numba_epochs(data, cols, indptr, bias, y, QD, upper, diag, alpha, w,
     epochs = 0
     visits = 0
     converged = False
-    while epochs < n_epochs and pos + active <= uniforms.shape[0]:
-        for s in range(active):
-            k = min(s + int(uniforms[pos + s] * (active - s)), active - 1)
-            index[s], index[k] = index[k], index[s]
-        pos += active
+    while epochs < n_epochs and (sampling == 1 or pos + active <= uniforms.shape[0]):
+        iid = sampling == 2 and not check_all
+        if sampling == 0:
+            for s in range(active):
+                k = min(s + int(uniforms[pos + s] * (active - s)), active - 1)
+                index[s], index[k] = index[k], index[s]
+        draws = active
+        t = 0
+        s = 0
+        if sampling != 1:
+            pos += active
         pg_max_new = -np.inf
         pg_min_new = np.inf
-        s = 0
-        while s < active:
+        while (t < draws and active > 0) if iid else s < active:
+            if iid:
+                s = min(int(uniforms[pos - draws + t] * active), active - 1)
+                t += 1
             i = index[s]
             acc = 0.0
             if dense:
@@ -218,18 +253,18 @@ def dual_cd_numba_epochs(data, cols, indptr, bias, y, QD, upper, diag, alpha, w,
                 for p in range(indptr[i], indptr[i + 1]):
                     acc += data[p] * w[cols[p]]
             visits += 1
-            G = y[i] * (acc + bias * w[d]) - 1.0 + diag * alpha[i]
+            G = y[i] * (acc + bias * w[d]) - 1.0 + diag[i] * alpha[i]
             if (alpha[i] == 0.0 and shrinking and G > pg_max_old) or \
-                    (alpha[i] == upper and shrinking and G < pg_min_old):
+                    (alpha[i] == upper[i] and shrinking and G < pg_min_old):
                 active -= 1
                 index[s], index[active] = index[active], index[s]
                 continue
-            pg = min(G, 0.0) if alpha[i] == 0.0 else (max(G, 0.0) if alpha[i] == upper else G)
+            pg = min(G, 0.0) if alpha[i] == 0.0 else (max(G, 0.0) if alpha[i] == upper[i] else G)
             pg_max_new = max(pg_max_new, pg)
             pg_min_new = min(pg_min_new, pg)
             if abs(pg) > 1e-12:
                 old = alpha[i]
-                alpha[i] = min(max(old - G / QD[i], 0.0), upper) if QD[i] > 0.0 else upper
+                alpha[i] = min(max(old - G / QD[i], 0.0), upper[i]) if QD[i] > 0.0 else upper[i]
                 step = (alpha[i] - old) * y[i]
                 if dense:
                     for j in range(d):
@@ -238,17 +273,20 @@ def dual_cd_numba_epochs(data, cols, indptr, bias, y, QD, upper, diag, alpha, w,
                     for p in range(indptr[i], indptr[i + 1]):
                         w[cols[p]] += step * data[p]
                 w[d] += step * bias
-            s += 1
+            if not iid:
+                s += 1
         epochs += 1
+        check_all = False
         if pg_max_new - pg_min_new <= tol:
-            if active == n:
+            if active == n and not iid:
                 converged = True
                 break
             active, pg_max_old, pg_min_old = n, np.inf, -np.inf
+            check_all = True
             continue
         pg_max_old = pg_max_new if pg_max_new > 0.0 else np.inf
         pg_min_old = pg_min_new if pg_min_new < 0.0 else -np.inf
-    return epochs, visits, converged, active, pg_max_old, pg_min_old, pos
+    return epochs, visits, converged, active, pg_max_old, pg_min_old, pos, check_all
 
 
 def _unsigned_indices(a, largest):
@@ -261,27 +299,34 @@ def _unsigned_indices(a, largest):
     return a.astype(np.uint32) if largest < 2 ** 32 else a.view(np.uint64)
 
 
-def svm_objectives(X, y, w, alpha, C, loss="hinge", bias=0.0):
+def svm_objectives(X, y, w, alpha, C, loss="hinge", bias=0.0, sample_weight=None):
     r"""Primal and dual objectives in liblinear's scaling (their difference: the duality gap).
+
+    With per-example weights :math:`s_i` (``sample_weight``, ones by default),
 
     .. math::
 
-        P(w) = \tfrac12\|w\|^2 + C\sum_i \xi_i, \qquad
+        P(w) = \tfrac12\|w\|^2 + C\sum_i s_i \xi_i, \qquad
         D(\alpha) = e^\top\alpha - \tfrac12\|w\|^2 - \tfrac12\alpha^\top D\alpha,
 
     with :math:`w = \sum_i \alpha_i y_i (x_i, B)` (``w[d]`` weighs the constant feature
-    ``bias``); :math:`P(w) \ge P^* = D^* \ge D(\alpha)` for every feasible α.
+    ``bias``) and :math:`D_{ii} = 1/(2Cs_i)` for the squared hinge (:math:`\alpha_i = 0`
+    where :math:`s_i = 0`); :math:`P(w) \ge P^* = D^* \ge D(\alpha)` for every feasible α.
     """
     d = X.shape[1]
+    s = np.ones(X.shape[0]) if sample_weight is None else np.asarray(sample_weight, float)
     xi = np.maximum(0.0, 1.0 - y * (np.asarray(X @ w[:d]).ravel() + bias * w[d]))
     half_ww = 0.5 * float(w @ w)
     if loss == "hinge":
-        return half_ww + C * xi.sum(), alpha.sum() - half_ww
-    return half_ww + C * (xi @ xi), alpha.sum() - half_ww - (alpha @ alpha) / (4.0 * C)
+        return half_ww + C * (s @ xi), alpha.sum() - half_ww
+    weighted = s > 0
+    quad = (alpha[weighted] ** 2 / s[weighted]).sum() / (4.0 * C)
+    return half_ww + C * (s @ (xi * xi)), alpha.sum() - half_ww - quad
 
 
 def dual_cd(X, y, C, *, loss="hinge", tol=1e-4, max_iter=1000, shrinking=True, bias=0.0,
-            record_every=None, backend="auto", random_state=None):
+            sample_weight=None, sampling="reshuffle", record_every=None, backend="auto",
+            random_state=None):
     r"""Dual coordinate descent for the linear SVM on prepared arrays.
 
     The functional core of :class:`DualCDClassifier` (labels already in {-1, +1}).
@@ -294,7 +339,9 @@ def dual_cd(X, y, C, *, loss="hinge", tol=1e-4, max_iter=1000, shrinking=True, b
     loss : {'hinge', 'squared_hinge'}, default='hinge'
     tol : float, default=1e-4
         Stop when the projected gradients of an epoch over all n coordinates span at
-        most tol (liblinear's test).
+        most tol (liblinear's test). If ``max_iter`` epochs end first, a
+        ``ConvergenceWarning`` is raised only when the duality gap is above
+        ``tol`` :math:`\cdot P(w)` too: a relative gap that small already certifies w.
     max_iter : int, default=1000
         Maximum number of epochs.
     shrinking : bool, default=True
@@ -303,12 +350,22 @@ def dual_cd(X, y, C, *, loss="hinge", tol=1e-4, max_iter=1000, shrinking=True, b
         before stopping.
     bias : float, default=0
         Value B of a constant feature whose (regularised) weight is the intercept.
+    sample_weight : ndarray of shape (n,) or None, default=None
+        Weights :math:`s_i \ge 0` of the losses, as liblinear's: the box of
+        :math:`\alpha_i` becomes :math:`[0, C s_i]` (hinge) and :math:`D_{ii} = 1/(2Cs_i)`
+        (squared hinge). Examples of weight 0 are left out (:math:`\alpha_i = 0`), so that
+        they change nothing, not even the random order of the others.
+    sampling : {'reshuffle', 'permutation', 'iid'}, default='reshuffle'
+        The order of an epoch: a new random permutation each epoch (liblinear), one
+        random permutation drawn once (shrinking moves the shrunk coordinates to its
+        end), or as many coordinates as are active drawn uniformly with replacement,
+        which is SDCA (Shalev-Shwartz and Zhang 2013) with its closed-form step.
     record_every : int or None, default=None
         Record the trace every that many epochs (and at the start and the end).
     backend : {'auto', 'numba', 'numpy'}, default='auto'
     random_state : None, int or numpy.random.Generator, default=None
-        Seeds the permutations, drawn from one stream of uniforms: the same for both
-        backends and any ``record_every``.
+        Seeds the order, drawn from one stream of uniforms: the same for both backends
+        and any ``record_every``.
 
     Returns
     -------
@@ -323,24 +380,36 @@ def dual_cd(X, y, C, *, loss="hinge", tol=1e-4, max_iter=1000, shrinking=True, b
     """
     if loss not in DUAL_CD_LOSSES:
         raise ValueError(f"loss must be one of {DUAL_CD_LOSSES}, got {loss!r}.")
+    if sampling not in SCHEMES:
+        raise ValueError(f"sampling must be one of {SCHEMES}, got {sampling!r}.")
     if not C > 0:
         raise ValueError(f"C must be > 0, got {C}.")
     if not (tol >= 0 and max_iter >= 1):
         raise ValueError(f"tol must be >= 0 and max_iter >= 1, got {tol} and {max_iter}.")
+    n_all = X.shape[0]
+    s = np.ones(n_all) if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
+    if s.shape != (n_all,) or not np.all(s >= 0):
+        raise ValueError(f"sample_weight must be {n_all} non-negative numbers.")
     path = resolve_backend(backend)
     rng = check_random_state(random_state)
+    y = np.ascontiguousarray(y, dtype=np.float64)
+    kept = np.flatnonzero(s > 0)
+    if len(kept) < n_all:  # weight 0: alpha_i = 0 for good
+        X, y, s = X[kept], y[kept], s[kept]
     n, d = X.shape
-    upper, diag = (float(C), 0.0) if loss == "hinge" else (np.inf, 0.5 / C)
+    upper, diag = (C * s, np.zeros(n)) if loss == "hinge" else (np.full(n, np.inf), 0.5 / (C * s))
     if sp.issparse(X):  # row sums of squares, as a product (10x np.bincount on a9a)
         QD = sp.csr_matrix((X.data * X.data, X.indices, X.indptr), shape=X.shape) @ np.ones(d)
     else:
         QD = np.einsum("ij,ij->i", X, X)
     QD += bias * bias + diag
-    y = np.ascontiguousarray(y, dtype=np.float64)
     alpha, w = np.zeros(n), np.zeros(d + 1)
-    index = np.arange(n, dtype=np.uint32 if n < 2 ** 32 else np.uint64)  # _unsigned_indices
-    active, pg_max, pg_min = n, np.inf, -np.inf
-    uniforms, pos = rng.random(n + DRAW_SIZE), 0
+    index_type = np.uint32 if n < 2 ** 32 else np.uint64  # as _unsigned_indices
+    index = rng.permutation(n).astype(index_type) if sampling == "permutation" else \
+        np.arange(n, dtype=index_type)
+    active, pg_max, pg_min, check_all = n, np.inf, -np.inf, False
+    code = {"reshuffle": 0, "permutation": 1, "iid": 2}[sampling]  # as the epochs read it
+    uniforms, pos = (rng.random(n + DRAW_SIZE) if code != 1 else np.empty(0)), 0
     epochs = visits = 0
     converged = False
     if path == "numba":
@@ -348,8 +417,11 @@ def dual_cd(X, y, C, *, loss="hinge", tol=1e-4, max_iter=1000, shrinking=True, b
         cols, indptr = (_unsigned_indices(a, max(d, len(data))) for a in (cols, indptr))
     trace = Trace()
 
+    def objectives():
+        return svm_objectives(X, y, w, alpha, C, loss, bias, s)
+
     def record():
-        primal, dual = svm_objectives(X, y, w, alpha, C, loss, bias)
+        primal, dual = objectives()
         trace.record(iteration=visits, epoch=epochs, seconds=trace.seconds, objective=primal,
                      dual_objective=dual, duality_gap=primal - dual, n_active=active)
 
@@ -357,27 +429,34 @@ def dual_cd(X, y, C, *, loss="hinge", tol=1e-4, max_iter=1000, shrinking=True, b
         record()
     for _, stop in chunk_bounds(max_iter, record_every):
         while epochs < stop and not converged:
-            if len(uniforms) - pos < active:  # keep the unused uniforms, draw the next ones
+            if code != 1 and len(uniforms) - pos < active:  # keep the unused, draw the next
                 left = len(uniforms) - pos
                 uniforms[:left] = uniforms[pos:]
                 rng.random(out=uniforms[left:])
                 pos = 0
-            args = (bias, y, QD, upper, diag, alpha, w, index, active, pg_max, pg_min, uniforms,
-                    pos, stop - epochs, float(tol), bool(shrinking))
+            args = (bias, y, QD, upper, diag, alpha, w, index, active, pg_max, pg_min,
+                    uniforms, pos, stop - epochs, float(tol), bool(shrinking), code, check_all)
             trace.start()
             if path == "numba":
                 out = dual_cd_numba_epochs(data, cols, indptr, *args)
             else:
                 out = dual_cd_numpy_epochs(X, *args)
             trace.stop()
-            done, n_visits, converged, active, pg_max, pg_min, pos = out
+            done, n_visits, converged, active, pg_max, pg_min, pos, check_all = out
             epochs, visits = epochs + done, visits + n_visits
         if record_every is not None:
             record()
         if converged:
             break
     if not converged:
-        _warn_not_converged(f"Dual coordinate descent (max_iter={max_iter})")
+        primal, dual = objectives()
+        if primal - dual > tol * abs(primal):
+            _warn_not_converged(f"Dual coordinate descent (max_iter={max_iter}, duality gap "
+                                f"{primal - dual:.2e} > tol * P(w) = {tol * abs(primal):.2e})")
+    if len(kept) < n_all:
+        alpha_all = np.zeros(n_all)
+        alpha_all[kept] = alpha
+        alpha = alpha_all
     return w, alpha, epochs, trace.history()
 
 
@@ -395,7 +474,9 @@ class DualCDClassifier(ClassifierMixin, BaseEstimator):
     loss : {'hinge', 'squared_hinge'}, default='hinge'
         Hinge: :math:`U = C, D = 0`; squared hinge: :math:`U = \infty, D_{ii} = 1/(2C)`.
     tol : float, default=1e-4
-        Stop when the projected gradients of an epoch span at most tol.
+        Stop when the projected gradients of an epoch span at most tol (liblinear's
+        test). After ``max_iter`` epochs without it, a ``ConvergenceWarning`` is raised
+        only if the duality gap is above tol times the primal objective as well.
     max_iter : int, default=1000
         Maximum number of epochs (as ``LinearSVC``'s ``max_iter``).
     shrinking : bool, default=True
@@ -403,11 +484,19 @@ class DualCDClassifier(ClassifierMixin, BaseEstimator):
     fit_intercept : bool, default=True
         Learn an intercept as the weight of a constant feature 1, regularised like the
         others (as liblinear and ``LinearSVC`` with ``intercept_scaling=1``).
+    class_weight : dict, 'balanced' or None, default=None
+        Multiplies C for the examples of each class, as ``LinearSVC``'s; 'balanced' uses
+        n / (2 n_class) with n and n_class counted with the sample weights
+        (:func:`sklearn.utils.class_weight.compute_class_weight`).
+    sampling : {'reshuffle', 'permutation', 'iid'}, default='reshuffle'
+        The order of the coordinates in an epoch: a new random permutation each epoch
+        (liblinear), one permutation drawn once, or uniform draws with replacement
+        (SDCA, Shalev-Shwartz and Zhang 2013).
     record_every : int or None, default=None
         Record ``history_`` every that many epochs; ``None`` records nothing.
     backend : {'auto', 'numba', 'numpy'}, default='auto'
     random_state : None, int or numpy.random.Generator, default=None
-        Seeds the permutations; the same seed gives the same iterates on both backends.
+        Seeds the order; the same seed gives the same iterates on both backends.
 
     Attributes
     ----------
@@ -435,6 +524,9 @@ class DualCDClassifier(ClassifierMixin, BaseEstimator):
     Hsieh, Chang, Lin, Keerthi, Sundararajan. A dual coordinate descent method for
     large-scale linear SVM. ICML 2008.
 
+    Shalev-Shwartz, Zhang. Stochastic dual coordinate ascent methods for regularized
+    loss minimization. JMLR 14, 2013.
+
     Examples
     --------
     >>> from lsl_lib.datasets import two_gaussian_blobs
@@ -449,23 +541,29 @@ class DualCDClassifier(ClassifierMixin, BaseEstimator):
         "C": [Interval(Real, 0, None, closed="neither")],
         "loss": [StrOptions(set(DUAL_CD_LOSSES))],
         "shrinking": ["boolean"],
+        "class_weight": [dict, StrOptions({"balanced"}), None],
+        "sampling": ITERATIVE_CONSTRAINTS["sampling"],
         **_CD_CONSTRAINTS,
     }
 
     def __init__(self, C=1.0, loss="hinge", tol=1e-4, max_iter=1000, shrinking=True,
-                 fit_intercept=True, record_every=None, backend="auto", random_state=None):
+                 fit_intercept=True, class_weight=None, sampling="reshuffle",
+                 record_every=None, backend="auto", random_state=None):
         self.C = C
         self.loss = loss
         self.tol = tol
         self.max_iter = max_iter
         self.shrinking = shrinking
         self.fit_intercept = fit_intercept
+        self.class_weight = class_weight
+        self.sampling = sampling
         self.record_every = record_every
         self.backend = backend
         self.random_state = random_state
 
     @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X, y):
+    def fit(self, X, y, sample_weight=None):
+        """Fit the SVM; ``sample_weight`` (n,) multiplies C per example, as in liblinear."""
         X, y = validate_data(self, X, y, accept_sparse="csr", dtype=np.float64, order="C")
         if sp.issparse(X) and not X.has_canonical_format:  # duplicate entries: sum them
             X = X.copy()
@@ -476,14 +574,25 @@ class DualCDClassifier(ClassifierMixin, BaseEstimator):
         if len(self.classes_) != 2:
             raise ValueError(f"Only binary classification is supported: DualCDClassifier got "
                              f"y with {len(self.classes_)} classes.")
+        sample_weight = _check_sample_weight(sample_weight, X, ensure_non_negative=True)
+        label = np.searchsorted(self.classes_, y)
+        if np.count_nonzero(np.bincount(label, weights=sample_weight)) < 2:
+            raise ValueError("sample_weight leaves one class of positive weight; a classifier "
+                             "needs two classes.")
+        if self.class_weight is not None:  # 'balanced' from weighted counts, as LinearSVC
+            per_class = compute_class_weight(self.class_weight, classes=self.classes_, y=y,
+                                             sample_weight=sample_weight)
+            sample_weight = sample_weight * per_class[label]
         y = signed_binary_labels(y, self.classes_)
         bias = 1.0 if self.fit_intercept else 0.0
         w, self.alpha_, self.n_iter_, self.history_ = dual_cd(
             X, y, self.C, loss=self.loss, tol=self.tol, max_iter=self.max_iter,
-            shrinking=self.shrinking, bias=bias, record_every=self.record_every,
-            backend=self.backend, random_state=self.random_state)
+            shrinking=self.shrinking, bias=bias, sample_weight=sample_weight,
+            sampling=self.sampling, record_every=self.record_every, backend=self.backend,
+            random_state=self.random_state)
         self.coef_, self.intercept_ = w[None, :-1], np.array([bias * w[-1]])
-        primal, dual = svm_objectives(X, y, w, self.alpha_, self.C, self.loss, bias)
+        primal, dual = svm_objectives(X, y, w, self.alpha_, self.C, self.loss, bias,
+                                      sample_weight)
         self.duality_gap_ = primal - dual
         return self
 
@@ -516,8 +625,8 @@ def lasso_numpy_epochs(Xt, w, R, norm2, n_alpha, active, uniforms, n_epochs, tol
     ``n_alpha`` is :math:`n\\alpha`. With ``gram`` (covariance updates, Friedman et al.
     2010, §2.2), ``Xt`` is the Gram matrix :math:`G = X^\\top X` and ``R`` is
     :math:`q = X^\\top(y - Xw)`: the same step then reads :math:`x_j^\\top r = q_j` and
-    updates q by :math:`-\\Delta w_j G_j`, O(d) instead of O(n). ``active`` lists the coordinates not screened out
-    (with :math:`x_j \\ne 0`), increasing. ``uniforms`` is empty for the cyclic order
+    updates q by :math:`-\\Delta w_j G_j`, O(d) instead of O(n). ``active`` lists the
+    coordinates not screened out (with :math:`x_j \\ne 0`), increasing. ``uniforms`` is empty for the cyclic order
     (``active`` in turn); else epoch e visits ``active[floor(m u)]`` for the first
     ``m = len(active)`` uniforms u of row e: m draws with replacement, as scikit-learn.
 
@@ -576,6 +685,84 @@ def lasso_numba_epochs(Xt, w, R, norm2, n_alpha, active, uniforms, n_epochs, tol
     return n_epochs, False
 
 
+def lasso_sparse_numpy_epochs(data, rows, indptr, mu, zv, vv, lazy, w, R, norm2, n_alpha,
+                              active, uniforms, n_epochs, tol):
+    """Lasso CD epochs on a sparse design, implicitly centred: the numpy reference.
+
+    The design is :math:`\\tilde X = Z - v\\mu^\\top`: Z in CSC (``data``, ``rows``,
+    ``indptr``: column j is :math:`z_j`), v the square roots of the sample weights
+    and μ the offsets (weighted column means) that the centring subtracts. Centring Z
+    would fill it in; instead the residual is kept as :math:`r = R + c\\,v` with
+    ``lazy`` = [c, vᵀR], so that with ``zv`` = :math:`Z^\\top v` and ``vv`` = vᵀv,
+
+    .. math::
+
+        \\tilde x_j^\\top r = z_j^\\top R + c\\,(z_j^\\top v) - \\mu_j(v^\\top R + c\\, v^\\top v),
+        \\qquad \\Delta w_j:\\; R \\mathrel{-}= \\Delta z_j,\\; c \\mathrel{+}= \\Delta\\mu_j,
+
+    O(nnz(z_j)) a step, as scikit-learn's sparse coordinate descent. The rest (order,
+    soft-thresholding, return values) is :func:`lasso_numpy_epochs`.
+    """
+    m = len(active)
+    for e in range(n_epochs):
+        coordinates = active if len(uniforms) == 0 else \
+            active[np.minimum((uniforms[e, :m] * m).astype(np.int64), m - 1)]
+        w_max = dw_max = 0.0
+        for j in coordinates:
+            col = slice(indptr[j], indptr[j + 1])
+            z_j, i_j = data[col], rows[col]
+            c, vR = lazy
+            w_j = w[j]
+            rho = z_j @ R[i_j] + c * zv[j] - mu[j] * (vR + c * vv) + w_j * norm2[j]
+            w[j] = np.sign(rho) * max(abs(rho) - n_alpha, 0.0) / norm2[j]
+            if w[j] != w_j:
+                delta = w[j] - w_j
+                R[i_j] -= delta * z_j
+                lazy[0] += delta * mu[j]
+                lazy[1] -= delta * zv[j]
+            dw_max = max(dw_max, abs(w[j] - w_j))
+            w_max = max(w_max, abs(w[j]))
+        if w_max == 0.0 or dw_max <= tol * w_max:
+            return e + 1, True
+    return n_epochs, False
+
+
+@jit
+def lasso_sparse_numba_epochs(data, rows, indptr, mu, zv, vv, lazy, w, R, norm2, n_alpha,
+                              active, uniforms, n_epochs, tol):
+    """The same epochs as :func:`lasso_sparse_numpy_epochs`, compiled."""
+    m = active.shape[0]
+    cyclic = uniforms.shape[0] == 0
+    for e in range(n_epochs):
+        w_max = 0.0
+        dw_max = 0.0
+        for f in range(m):
+            j = active[f] if cyclic else active[min(int(uniforms[e, f] * m), m - 1)]
+            w_j = w[j]
+            acc = 0.0
+            for p in range(indptr[j], indptr[j + 1]):
+                acc += data[p] * R[rows[p]]
+            c = lazy[0]
+            rho = acc + c * zv[j] - mu[j] * (lazy[1] + c * vv) + w_j * norm2[j]
+            if rho > n_alpha:
+                w[j] = (rho - n_alpha) / norm2[j]
+            elif rho < -n_alpha:
+                w[j] = (rho + n_alpha) / norm2[j]
+            else:
+                w[j] = 0.0
+            if w[j] != w_j:
+                delta = w[j] - w_j
+                for p in range(indptr[j], indptr[j + 1]):
+                    R[rows[p]] -= delta * data[p]
+                lazy[0] += delta * mu[j]
+                lazy[1] -= delta * zv[j]
+            dw_max = max(dw_max, abs(w[j] - w_j))
+            w_max = max(w_max, abs(w[j]))
+        if w_max == 0.0 or dw_max <= tol * w_max:
+            return e + 1, True
+    return n_epochs, False
+
+
 def lasso_duality_gap(X, y, w, alpha, R=None):
     r"""Duality gap of the Lasso (scikit-learn's scaling) and the primal objective.
 
@@ -624,14 +811,16 @@ def gap_safe_screen(XtR, norm2, gap, alpha, n):
 
 
 def lasso_cd(X, y, alpha, *, coef_init=None, tol=1e-4, max_iter=1000, selection="cyclic",
-             screening=True, gap_every=None, precompute="auto", record_every=None,
-             backend="auto", random_state=None):
+             screening=True, gap_every=None, precompute="auto", X_offset=None, sqrt_sw=None,
+             record_every=None, backend="auto", random_state=None):
     r"""Coordinate descent for the Lasso on prepared (already centred) arrays.
 
     Parameters
     ----------
-    X : ndarray of shape (n, d), float64
-        Fortran order saves a copy (the loops read :math:`X^\top` C-ordered).
+    X : ndarray or sparse matrix of shape (n, d), float64
+        Dense: the design, Fortran order saving a copy (the loops read :math:`X^\top`
+        C-ordered). Sparse (read as CSC): Z in the design :math:`\tilde X = Z - v\mu^\top`,
+        centred implicitly, never densified (see :func:`lasso_sparse_numpy_epochs`).
     y : ndarray of shape (n,)
     alpha : float >= 0
     coef_init : ndarray of shape (d,), default=None
@@ -656,6 +845,11 @@ def lasso_cd(X, y, alpha, *, coef_init=None, tol=1e-4, max_iter=1000, selection=
         instead of r, from the Gram matrix :math:`G = X^\\top X` (or the one given), so
         that a step costs O(d) instead of O(n) after an O(nd²) product; the same
         iterates. ``'auto'``: when n > d.
+    X_offset : ndarray of shape (d,) or None, default=None
+        Sparse X only: μ, the offsets subtracted from its columns (zeros if None).
+    sqrt_sw : ndarray of shape (n,) or None, default=None
+        Sparse X only: v, the square roots of the sample weights (ones if None), by
+        which the rows of Z and y are already multiplied.
     record_every : int or None, default=None
         Record the trace every that many epochs.
     backend : {'auto', 'numba', 'numpy'}, default='auto'
@@ -682,48 +876,90 @@ def lasso_cd(X, y, alpha, *, coef_init=None, tol=1e-4, max_iter=1000, selection=
         raise ValueError(f"alpha must be >= 0, got {alpha}.")
     if not (tol >= 0 and max_iter >= 1):
         raise ValueError(f"tol must be >= 0 and max_iter >= 1, got {tol} and {max_iter}.")
-    chunk = lasso_numba_epochs if resolve_backend(backend) == "numba" else lasso_numpy_epochs
+    numba = resolve_backend(backend) == "numba"
     rng = check_random_state(random_state)
     n, d = X.shape
     y = np.ascontiguousarray(y, dtype=np.float64)
     w = np.zeros(d) if coef_init is None else np.array(coef_init, dtype=np.float64)
+    sparse = sp.issparse(X)
+    if sparse:  # the design Z - v mu' (see lasso_sparse_numpy_epochs)
+        X = sp.csc_matrix(X, dtype=np.float64)
+        X.sum_duplicates()
+        mu = np.zeros(d) if X_offset is None else np.asarray(X_offset, dtype=np.float64)
+        v = np.ones(n) if sqrt_sw is None else np.asarray(sqrt_sw, dtype=np.float64)
+        if mu.shape != (d,) or v.shape != (n,):
+            raise ValueError(f"X_offset must have shape {(d,)} and sqrt_sw {(n,)}, got "
+                             f"{mu.shape} and {v.shape}.")
+        zv, vv = X.T @ v, float(v @ v)
+    elif X_offset is not None or sqrt_sw is not None:
+        raise ValueError("X_offset and sqrt_sw describe a sparse X; centre a dense X first.")
     gram = n > d if isinstance(precompute, str) and precompute == "auto" else \
         precompute is not False
     if gram:  # Xt, R stand for G and q = X'y - Gw (see lasso_numpy_epochs)
-        Xt = X.T @ X if precompute is True or isinstance(precompute, str) else \
-            np.ascontiguousarray(precompute, dtype=np.float64)
+        if precompute is True or isinstance(precompute, str):
+            Xt = X.T @ X
+            if sparse:  # (Z - v mu')'(Z - v mu')
+                Xt = Xt.toarray() - np.outer(zv, mu) - np.outer(mu, zv) + vv * np.outer(mu, mu)
+        else:
+            Xt = np.ascontiguousarray(precompute, dtype=np.float64)
         if Xt.shape != (d, d):
             raise ValueError(f"precompute must be X'X of shape {(d, d)}, got {Xt.shape}.")
-        Xty = X.T @ y
+        Xty = X.T @ y - (mu * float(v @ y) if sparse else 0.0)
         R, norm2 = Xty - Xt @ w, Xt.diagonal().copy()
+        chunk = lasso_numba_epochs if numba else lasso_numpy_epochs
+        chunk_args = (Xt,)
+    elif sparse:  # R = y - Zw and lazy = [c, v'R] with r = R + c v, c = mu'w
+        R, lazy = y - X @ w, np.array([float(mu @ w), 0.0])
+        lazy[1] = float(v @ R)
+        norm2 = np.asarray(X.multiply(X).sum(axis=0)).ravel() - 2 * mu * zv + vv * mu * mu
+        rows, indptr = X.indices, X.indptr
+        if numba:
+            rows, indptr = (_unsigned_indices(a, max(n, X.nnz)) for a in (rows, indptr))
+        chunk = lasso_sparse_numba_epochs if numba else lasso_sparse_numpy_epochs
+        chunk_args = (X.data, rows, indptr, mu, zv, vv, lazy)
     else:
         Xt = np.ascontiguousarray(X.T, dtype=np.float64)
         R, norm2 = y - X @ w, np.einsum("ij,ij->i", Xt, Xt)
+        chunk = lasso_numba_epochs if numba else lasso_numpy_epochs
+        chunk_args = (Xt,)
     yy = float(y @ y)
-    keep = norm2 > 0
+    keep = norm2 > 1e-12 * norm2.max(initial=0.0) if sparse else norm2 > 0
     w[~keep] = 0.0
     gap_tol = tol * yy / n
     uniforms, row, epochs = np.empty((0, d)), 0, 0
     trace = Trace()
 
+    def residual_products():
+        """:math:`X^\\top r`, :math:`r^\\top r` and :math:`r^\\top y` from the solver's state."""
+        if gram:  # r'y = y'y - w'X'y and r'r = r'y - w'q
+            ry = yy - float(w @ Xty)
+            return R, ry - float(w @ R), ry
+        if sparse:  # fold c into R: the true residual, no drift carried on
+            R[:] += lazy[0] * v
+            lazy[:] = 0.0, float(v @ R)
+            return X.T @ R - mu * lazy[1], float(R @ R), float(R @ y)
+        return Xt @ R, float(R @ R), float(R @ y)
+
     def check_gap():
         """The duality gap; while it is too large, screen features out (w_j = 0)."""
-        if gram:  # r'y = y'y - w'X'y and r'r = r'y - w'q
-            XtR, ry = R, yy - float(w @ Xty)
-            rr = ry - float(w @ R)
-        else:
-            XtR, rr, ry = Xt @ R, float(R @ R), float(R @ y)
+        XtR, rr, ry = residual_products()
         gap = _lasso_gap(XtR, rr, ry, n, w, alpha)[0]
         if gap > gap_tol and screening and alpha > 0:
             out = np.flatnonzero(keep & ~gap_safe_screen(XtR, norm2, gap, alpha, n))
             if out.size:  # r += X_out w_out, or q += G_out' w_out
-                R[:] += w[out] @ Xt[out]
+                if sparse and not gram:
+                    R[:] += X[:, out] @ w[out] - float(mu[out] @ w[out]) * v
+                    lazy[1] = float(v @ R)
+                else:
+                    R[:] += w[out] @ Xt[out]
                 w[out] = 0.0
                 keep[out] = False
         return gap
 
-    def record():
-        gap, primal = lasso_duality_gap(X, y, w, alpha)
+    def record():  # from scratch, as lasso_duality_gap
+        r = y - X @ w + (float(mu @ w) * v if sparse else 0.0)
+        XtR = X.T @ r - (mu * float(v @ r) if sparse else 0.0)
+        gap, primal = _lasso_gap(XtR, float(r @ r), float(r @ y), n, w, alpha)
         trace.record(epoch=epochs, seconds=trace.seconds, objective=primal, duality_gap=gap,
                      n_active=int(keep.sum()))
 
@@ -743,8 +979,9 @@ def lasso_cd(X, y, alpha, *, coef_init=None, tol=1e-4, max_iter=1000, selection=
                 if gap_every is not None:  # stop at the next multiple of gap_every
                     todo = min(todo, gap_every - epochs % gap_every)
                 trace.start()
-                done, gap_asked = chunk(Xt, w, R, norm2, float(n * alpha), np.flatnonzero(keep),
-                                        uniforms[row:row + todo], todo, float(tol), gram)
+                done, gap_asked = chunk(*chunk_args, w, R, norm2, float(n * alpha),
+                                        np.flatnonzero(keep), uniforms[row:row + todo], todo,
+                                        float(tol), *((gram,) if len(chunk_args) == 1 else ()))
                 epochs, row = epochs + done, row + done
                 if gap_asked or epochs == max_iter or (gap_every and epochs % gap_every == 0):
                     gap = check_gap()
@@ -830,7 +1067,10 @@ class LassoCD(RegressorMixin, BaseEstimator):
     Each step soft-thresholds one coefficient against the residual, which is kept up
     to date (O(n) a step), or, with ``precompute``, against :math:`X^\\top r` kept up to
     date from the Gram matrix (O(d) a step); the test is the duality gap, as in
-    scikit-learn's ``Lasso``.
+    scikit-learn's ``Lasso``. Sparse X (CSR or CSC) is read by columns and centred
+    implicitly, never densified (O(nnz) a step). ``fit`` takes ``sample_weight``
+    :math:`s_i`, for the loss :math:`\\frac{1}{2\\sum_i s_i}\\sum_i s_i(y_i - x_i^\\top w - b)^2`
+    (scikit-learn's): integer weights are repeated rows.
 
     Parameters
     ----------
@@ -916,24 +1156,50 @@ class LassoCD(RegressorMixin, BaseEstimator):
         self.random_state = random_state
 
     @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X, y):
-        X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=True)
+    def fit(self, X, y, sample_weight=None):
+        """Fit the Lasso; with ``sample_weight``, the loss is
+        :math:`\\frac{1}{2\\sum_i s_i}\\sum_i s_i (y_i - x_i^\\top w - b)^2`, as scikit-learn's."""
+        X, y = validate_data(self, X, y, accept_sparse="csc", dtype=np.float64, y_numeric=True)
+        n = len(y)
+        if sample_weight is None:
+            sw = None
+        else:  # rescaled to sum to n, as scikit-learn: the 1/(2n) of the loss is kept
+            sw = _check_sample_weight(sample_weight, X, ensure_non_negative=True)
+            sw = sw * (n / sw.sum())  # sum > 0: _check_sample_weight refuses all zeros
         if self.fit_intercept:
-            X_offset, y_offset = X.mean(axis=0), y.mean()
-            X, y = np.subtract(X, X_offset, order="F"), y - y_offset
+            X_offset = np.asarray(X.mean(axis=0)).ravel() if sw is None else \
+                np.asarray(X.T @ sw).ravel() / n
+            y_offset = float(np.average(y, weights=sw))
         else:
             X_offset, y_offset = np.zeros(X.shape[1]), 0.0
+        v = None if sw is None else np.sqrt(sw)
+        y = y - y_offset if v is None else (y - y_offset) * v
+        if sp.issparse(X):  # centred implicitly, inside lasso_cd
+            if v is not None:
+                X = sp.csc_matrix(sp.diags(v) @ X)
+            centring = dict(X_offset=X_offset if self.fit_intercept else None, sqrt_sw=v)
+        else:
+            X = np.subtract(X, X_offset, order="F")
+            if v is not None:
+                X *= v[:, None]
+            centring = {}
         self.coef_, self.dual_gap_, self.n_iter_, self.history_ = lasso_cd(
             X, y, self.alpha, tol=self.tol, max_iter=self.max_iter, selection=self.selection,
             screening=self.screening, gap_every=self.gap_every, precompute=self.precompute,
-            record_every=self.record_every, backend=self.backend, random_state=self.random_state)
+            record_every=self.record_every, backend=self.backend, random_state=self.random_state,
+            **centring)
         self.intercept_ = float(y_offset - X_offset @ self.coef_)
         return self
 
     def predict(self, X):
         check_is_fitted(self)
-        X = validate_data(self, X, dtype=np.float64, reset=False)
-        return X @ self.coef_ + self.intercept_
+        X = validate_data(self, X, accept_sparse="csr", dtype=np.float64, reset=False)
+        return np.asarray(X @ self.coef_).ravel() + self.intercept_
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True
+        return tags
 
 
 # ----------------------------------------------------------------------------

@@ -23,7 +23,7 @@ from lsl_lib._plotting.online_kernel import (plot_coefficients, plot_margin_loss
 from lsl_lib._plotting.stochastic_gradient import (plot_convergence_bound,
                                                    plot_theorems_and_practice)
 from lsl_lib._plotting.coordinate_descent import (plot_duality_gap, plot_lasso_path,
-                                                  plot_residuals)
+                                                  plot_residuals, plot_suboptimality_and_gap)
 from lsl_lib._plotting.kernel_approximation import (plot_error_curves, plot_matrices,
                                                     plot_spectrum, plot_variance)
 from lsl_lib._plotting.random_features import (plot_estimate_distribution,
@@ -40,7 +40,7 @@ __all__ = [
     "plot_coefficients", "plot_margin_losses", "plot_online_convergence", "plot_online_kernel",
     "plot_support",
     "plot_convergence_bound", "plot_theorems_and_practice",
-    "plot_duality_gap", "plot_lasso_path", "plot_residuals",
+    "plot_duality_gap", "plot_lasso_path", "plot_residuals", "plot_suboptimality_and_gap",
     "plot_error_curves", "plot_matrices", "plot_spectrum", "plot_variance",
     "plot_estimate_distribution", "plot_kernel_approximation",
     "plot_landmarks", "plot_nystroem",

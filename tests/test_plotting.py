@@ -561,7 +561,7 @@ def test_plot_online_kernel_without_history_or_without_a_model(online_fit):
 # --- Coordinate descent lecture -------------------------------------------------------------
 
 from lsl_lib.plotting import (AXIS_LABELS, plot_duality_gap, plot_lasso_path,  # noqa: E402
-                              plot_residuals)
+                              plot_residuals, plot_suboptimality_and_gap)
 
 
 def test_cd_axis_labels_are_registered():
@@ -569,17 +569,38 @@ def test_cd_axis_labels_are_registered():
         assert column in AXIS_LABELS
 
 
-def test_plot_duality_gap_three_lines_zeros_dropped():
+def test_plot_duality_gap_draws_the_gap_and_its_two_parts():
     history = {"epoch": np.arange(4.0), "objective": np.array([4.0, 3.0, 2.5, 2.4]),
-               "dual_objective": np.array([0.0, 1.0, 2.0, 2.39]),
-               "duality_gap": np.array([4.0, 2.0, 0.5, 0.01])}
-    fig = plot_duality_gap(history, title="gap")
+               "dual_objective": np.array([0.0, 1.0, 2.0, 2.4]),
+               "duality_gap": np.array([4.0, 2.0, 0.5, 0.0])}
+    fig = plot_duality_gap(history, p_star=2.4, title="gap")
     ax, = fig.axes
-    primal, dual, gap = ax.get_lines()
-    np.testing.assert_allclose(primal.get_ydata(), history["objective"])
-    assert np.isnan(dual.get_ydata()[0])  # 0 cannot be drawn on a log axis
-    np.testing.assert_allclose(gap.get_ydata(), history["duality_gap"])
+    gap, primal, dual = ax.get_lines()
+    np.testing.assert_allclose(gap.get_ydata()[:3], history["duality_gap"][:3])
+    np.testing.assert_allclose(primal.get_ydata()[:3], [1.6, 0.6, 0.1])  # P(w) - P*
+    np.testing.assert_allclose(dual.get_ydata()[:3], [2.4, 1.4, 0.4])  # P* - D(alpha)
+    for line in (gap, primal, dual):  # 0 cannot be drawn on a log axis
+        assert np.isnan(line.get_ydata()[-1])
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == [
+        "duality gap P(w) − D(α)", "primal suboptimality P(w) − P*",
+        "dual suboptimality P* − D(α)"]
     assert ax.get_yscale() == "log" and ax.get_title() == "gap"
+    _renders(fig)
+    fig = plot_duality_gap(history)  # no P*: the gap alone
+    assert len(fig.axes[0].get_lines()) == 1
+
+
+def test_plot_suboptimality_and_gap_leaves_primal_methods_out_of_the_gap_panel():
+    runs = {"Pegasos": {"epoch": [0, 1, 2], "suboptimality": [1.0, 0.3, 0.2]},
+            "SDCA": {"epoch": [0, 1, 2], "suboptimality": [1.0, 0.1, 0.0],
+                     "duality_gap": [2.0, 0.2, 0.01]}}
+    fig = plot_suboptimality_and_gap(runs, title="Pegasos vs SDCA")
+    sub, gap = fig.axes
+    assert _labels(sub) == ["Pegasos", "SDCA"] and _labels(gap) == ["SDCA"]
+    assert sub.get_lines()[1].get_color() == gap.get_lines()[0].get_color()  # one colour a method
+    assert np.isnan(sub.get_lines()[1].get_ydata()[-1])
+    assert sub.get_yscale() == gap.get_yscale() == "log"
+    assert fig._suptitle.get_text() == "Pegasos vs SDCA"
     _renders(fig)
 
 

@@ -12,17 +12,22 @@ AXIS_LABELS.update({
 })
 
 
-def plot_duality_gap(history, ax=None, title=None):
-    """Primal objective, dual objective and their gap against the epochs, on a log scale.
+def plot_duality_gap(history, p_star=None, ax=None, title=None):
+    """The duality gap and, given :math:`P^*`, the primal and dual suboptimalities.
 
-    The primal :math:`P(w)` falls and the dual :math:`D(\\alpha)` rises towards the same
-    optimum; the gap :math:`P - D \\ge P - P^*` certifies how far the run still is.
+    Weak duality splits the gap into two non-negative parts,
+    :math:`P(w) - D(\\alpha) = (P(w) - P^*) + (P^* - D(\\alpha))`: the gap, which the solver
+    can compute, bounds the primal suboptimality :math:`P(w) - P^*`, which it cannot.
+    Differences, not the objectives themselves, go on the log axis: both objectives
+    approach :math:`P^*` and would merge into one flat line.
 
     Parameters
     ----------
     history : dict of ndarray
-        ``history_`` with ``epoch``, ``objective``, ``dual_objective`` and ``duality_gap``
-        (e.g. :class:`lsl_lib.coordinate_descent.DualCDClassifier`).
+        ``history_`` with ``epoch``, ``objective`` (:math:`P(w)`), ``dual_objective`` and
+        ``duality_gap`` (e.g. :class:`lsl_lib.coordinate_descent.DualCDClassifier`).
+    p_star : float, optional
+        The optimum :math:`P^*` (from a tight solve); without it only the gap is drawn.
     ax : matplotlib Axes, optional
         Draw there; by default on a new figure.
     title : str, optional
@@ -33,17 +38,62 @@ def plot_duality_gap(history, ax=None, title=None):
     """
     fig, (ax,) = new_figure() if ax is None else (ax.figure, (ax,))
     epoch = np.asarray(history["epoch"], dtype=float)
+    lines = [("duality gap P(w) − D(α)", np.asarray(history["duality_gap"], dtype=float),
+              "C3", "-", 2.5)]
+    if p_star is not None:
+        lines += [("primal suboptimality P(w) − P*",
+                   np.asarray(history["objective"], dtype=float) - p_star, "C0", "--", 2.0),
+                  ("dual suboptimality P* − D(α)",
+                   p_star - np.asarray(history["dual_objective"], dtype=float), "C1", ":", 2.0)]
     marker = "." if len(epoch) < 30 else None
-    for column, color, style in (("objective", "C0", "-"), ("dual_objective", "C1", "-"),
-                                 ("duality_gap", "C3", "--")):
-        values = np.asarray(history[column], dtype=float)
-        ax.plot(epoch, np.where(values > 0, values, np.nan), color=color, ls=style,
-                marker=marker, label=AXIS_LABELS[column])
+    for label, values, color, style, width in lines:
+        ax.plot(epoch, np.where(values > 0, values, np.nan), color=color, ls=style, lw=width,
+                marker=marker, label=label)
     _trace_axis(ax, "epoch", "duality_gap", False, True)
-    ax.set_ylabel("objective values and gap (log scale)")
+    ax.set_ylabel("gap and suboptimality (log scale)")
+    ax.grid(True, which="major", alpha=0.3)
     ax.legend(fontsize="small")
     if title:
         ax.set_title(title, fontsize="medium")
+    return fig
+
+
+def plot_suboptimality_and_gap(histories, logx=False, title=None):
+    """Solvers of one problem side by side: primal suboptimality (left) and duality gap
+    (right, for the solvers that have one), both on a log scale against the epochs.
+
+    Parameters
+    ----------
+    histories : dict
+        Label -> dict with ``epoch``, ``suboptimality`` and, for a primal-dual method,
+        ``duality_gap`` (in the same scaling as the suboptimality).
+    logx : bool, default=False
+    title : str, optional
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    fig, (sub, gap) = new_figure(2, width=5.4, height=3.9)
+    for j, (label, history) in enumerate(histories.items()):
+        epoch = np.asarray(history["epoch"], dtype=float)
+        style = dict(color=f"C{j % 10}", lw=2.0, marker="." if len(epoch) < 30 else None,
+                     label=label)
+        for ax, column in ((sub, "suboptimality"), (gap, "duality_gap")):
+            if column in history:
+                values = np.asarray(history[column], dtype=float)
+                ax.plot(epoch, np.where(values > 0, values, np.nan), **style)
+    for ax, column in ((sub, "suboptimality"), (gap, "duality_gap")):
+        _trace_axis(ax, "epoch", column, logx, True)
+        ax.grid(True, which="major", alpha=0.3)
+    sub.set_title("primal suboptimality (every method)", fontsize="medium")
+    gap.set_title("duality gap (dual methods only)", fontsize="medium")
+    gap.set_ylabel("duality gap (an upper bound on the left)")
+    sub.legend(fontsize="small")
+    if gap.get_lines():
+        gap.legend(fontsize="small")
+    if title:
+        fig.suptitle(title)
     return fig
 
 
