@@ -71,6 +71,10 @@ from lsl_lib.losses import get_loss, primal_objective, score_subgradient
 
 AVERAGING = ("none", "uniform", "suffix")
 
+#: Largest expanded data (sum of integer weights) that 'permutation' and 'reshuffle'
+#: permute: 2**27 positions are 1 GiB of int64.
+MAX_EXPANDED_PERMUTATION = 2**27
+
 
 def weighted_sample_indices(sample_weight, n_iter, batch_size, sampling, rng):
     r"""Mini-batches drawn in proportion to the sample weights.
@@ -99,6 +103,11 @@ def weighted_sample_indices(sample_weight, n_iter, batch_size, sampling, rng):
     """
     cumulative = np.cumsum(sample_weight)
     if np.array_equal(sample_weight, np.round(sample_weight)):
+        if sampling != "iid" and cumulative[-1] > MAX_EXPANDED_PERMUTATION:
+            raise ValueError(
+                f"sampling={sampling!r} permutes the {cumulative[-1]:.0f} rows of the expanded "
+                f"data (the sum of the integer sample weights), more than "
+                f"{MAX_EXPANDED_PERMUTATION}; scale the weights down or use sampling='iid'.")
         positions = sample_indices(int(cumulative[-1]), n_iter, batch_size, sampling, rng)
     elif sampling == "iid":
         positions = cumulative[-1] * rng.random((n_iter, batch_size))
@@ -466,9 +475,9 @@ def reference_solution(X, y, lam, loss, n_outputs=1, epsilon=0.1, tol=1e-8, samp
     Non-smooth losses use liblinear through scikit-learn with
     :math:`C = 1/(\lambda n)` (dividing f by :math:`\lambda` gives liblinear's
     :math:`\frac12\|w\|^2 + C\sum_i \ell_i`; with weights,
-    :math:`C = 1/(\lambda\sum_i s_i)` and liblinear's own ``sample_weight``): ``LinearSVC`` for the hinge and the
-    Crammer-Singer hinge, ``LinearSVR`` for the epsilon-insensitive loss. Smooth
-    losses minimise f itself by L-BFGS.
+    :math:`C = 1/(\lambda\sum_i s_i)` and liblinear's own ``sample_weight``):
+    ``LinearSVC`` for the hinge and the Crammer-Singer hinge, ``LinearSVR`` for the
+    epsilon-insensitive loss. Smooth losses minimise f itself by L-BFGS.
 
     Parameters
     ----------
@@ -806,7 +815,9 @@ class PegasosClassifier(ClassifierMixin, _BasePegasos):
             Non-negative weights :math:`s_i` (times ``class_weight``): the risk becomes
             :math:`\\frac{1}{\\sum_i s_i}\\sum_i s_i\\ell_i` and examples are drawn in
             proportion to :math:`s_i` (:func:`weighted_sample_indices`). Integer weights
-            give exactly the iterates of the rows repeated :math:`s_i` times (zero: dropped).
+            give exactly the iterates of the rows repeated :math:`s_i` times (zero: dropped)
+            for the same ``n_iter``; ``n_iter=None`` and ``partial_fit`` count passes in
+            rows, not in total weight.
         eval_set : tuple (X_test, y_test), optional
             Held-out data whose error is recorded in ``history_['test_error']``.
         """

@@ -389,7 +389,8 @@ def test_integer_sample_weight_is_repeating_rows_iterate_for_iterate(Est, loss, 
                                    repeated.history_["objective"], rtol=1e-12)
 
 
-@pytest.mark.parametrize("Est,task", [(PegasosClassifier, "binary"), (PegasosRegressor, "regression")])
+@pytest.mark.parametrize("Est,task", [(PegasosClassifier, "binary"),
+                                      (PegasosRegressor, "regression")])
 def test_zero_weights_are_dropped_rows(Est, task):
     X, y = _problem(task, n=80)
     keep = np.random.default_rng(3).random(80) < 0.7
@@ -406,6 +407,22 @@ def test_unit_weights_change_nothing_and_weights_are_not_modified():
     b = PegasosClassifier(n_iter=700, random_state=0).fit(X, y, sample_weight=sw)
     np.testing.assert_array_equal(a.coef_, b.coef_)
     assert np.all(sw == 1)
+
+
+@pytest.mark.parametrize("Est,task", [(PegasosClassifier, "binary"),
+                                      (PegasosRegressor, "regression")])
+def test_partial_fit_takes_weights_on_both_paths(Est, task):
+    X, y, sw = _weighted_problem(task, n=90)
+    kw = dict(lam=0.1, batch_size=2, random_state=0)
+    extra = dict(classes=np.unique(y)) if Est is PegasosClassifier else {}
+    fitted = []
+    for backend in ("numpy", "numba"):
+        est = Est(backend=backend, **kw)
+        est.partial_fit(X[:45], y[:45], sample_weight=sw[:45], **extra)
+        est.partial_fit(X[45:], y[45:], sample_weight=sw[45:])
+        fitted.append(est)
+    np.testing.assert_allclose(fitted[1].coef_, fitted[0].coef_, rtol=1e-10)
+    assert fitted[0].t_ == 2 * -(-45 // 2)
 
 
 def test_shuffled_integer_weights_reach_the_minimiser_of_the_repeated_data():
@@ -446,6 +463,8 @@ def test_real_weights_draw_in_proportion_and_both_paths_agree():
     np.testing.assert_allclose(hb["objective"], ha["objective"], rtol=1e-10)
     with pytest.raises(ValueError, match="sampling='permutation' needs integer sample weights"):
         PegasosClassifier(sampling="permutation").fit(X, y, sample_weight=sw)
+    with pytest.raises(ValueError, match="sampling='reshuffle' permutes the"):
+        PegasosClassifier(sampling="reshuffle").fit(X, y, sample_weight=np.full(50, 1e7))
 
 
 def test_class_weight_is_the_corresponding_sample_weight():
