@@ -26,6 +26,13 @@ would throw that step away. The projection onto the ball of radius
 optional. Multiclass losses use a weight matrix :math:`W \in \mathbb{R}^{K\times d}`
 and the Frobenius norm; it is one problem, not K one-vs-rest problems.
 
+With sample weights :math:`s_i \ge 0` the risk is the weighted mean
+:math:`\frac{1}{\sum_i s_i}\sum_i s_i\,\ell(y_i, \langle w, x_i\rangle)`, the risk of the
+data in which row i is repeated :math:`s_i` times; :func:`weighted_sample_indices`
+draws the examples in proportion to :math:`s_i` (integer weights: exactly as the
+scheme draws the repeated data), so the subgradient of a step stays an unbiased
+estimate and the iterations themselves do not change.
+
 Two paths run the iterations on the same index array (:mod:`lsl_lib._core.sampling`):
 :func:`pegasos_numpy_chunk`, the readable reference, and :func:`pegasos_numba_chunk`,
 the compiled loop, which stores :math:`w = a\,v` so that the shrink costs O(1) and a
@@ -40,6 +47,7 @@ solver for SVM. Mathematical Programming 127(1), 3-30, 2011.
 Rakhlin, Shamir, Sridharan. Making gradient descent optimal for strongly convex
 stochastic optimization. ICML 2012 (suffix averaging).
 """
+import math
 from numbers import Integral, Real
 
 import numpy as np
@@ -49,8 +57,9 @@ from scipy.special import expit, softmax
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, _fit_context
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.metaestimators import available_if
+from sklearn.utils.class_weight import compute_sample_weight
 from sklearn.utils.multiclass import _check_partial_fit_first_call, check_classification_targets
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 
 from lsl_lib._core.backend import compiled_arrays, jit, resolve_backend
 from lsl_lib._core.random import check_random_state
@@ -61,6 +70,63 @@ from lsl_lib._core.validation import (ITERATIVE_CONSTRAINTS, add_intercept_colum
 from lsl_lib.losses import get_loss, primal_objective, score_subgradient
 
 AVERAGING = ("none", "uniform", "suffix")
+
+#: Largest expanded data (sum of integer weights) that 'permutation' and 'reshuffle'
+#: permute: 2**27 positions are 1 GiB of int64.
+MAX_EXPANDED_PERMUTATION = 2**27
+
+
+def weighted_sample_indices(sample_weight, n_iter, batch_size, sampling, rng):
+    r"""Mini-batches drawn in proportion to the sample weights.
+
+    Row i stands for :math:`s_i` copies of itself. With integer weights the scheme
+    (:func:`lsl_lib._core.sampling.sample_indices`) runs on the expanded data of
+    :math:`N = \sum_i s_i` rows, row i holding positions
+    :math:`[S_{i-1}, S_i)` of it (:math:`S` the cumulative sums), and each drawn
+    position is mapped back to its row. The result is exactly the index sequence of
+    the same scheme, with the same generator, on ``np.repeat(X, s, axis=0)``: integer
+    weights are repeated rows and zero weights are dropped rows, iterate for iterate.
+    Non-integer weights have no expanded data; their draws are i.i.d. with
+    :math:`P(i) = s_i/\sum_j s_j` (a uniform position in :math:`[0, S_n)`), so only
+    ``sampling='iid'`` is defined for them.
+
+    Parameters
+    ----------
+    sample_weight : ndarray of shape (n,)
+        Non-negative weights, not all zero.
+    n_iter, batch_size, sampling, rng
+        As :func:`lsl_lib._core.sampling.sample_indices` takes them.
+
+    Returns
+    -------
+    indices : ndarray of shape (n_iter, batch_size), dtype int64
+    """
+    cumulative = np.cumsum(sample_weight)
+    if np.array_equal(sample_weight, np.round(sample_weight)):
+        if sampling != "iid" and cumulative[-1] > MAX_EXPANDED_PERMUTATION:
+            raise ValueError(
+                f"sampling={sampling!r} permutes the {cumulative[-1]:.0f} rows of the expanded "
+                f"data (the sum of the integer sample weights), more than "
+                f"{MAX_EXPANDED_PERMUTATION}; scale the weights down or use sampling='iid'.")
+        positions = sample_indices(int(cumulative[-1]), n_iter, batch_size, sampling, rng)
+    elif sampling == "iid":
+        positions = cumulative[-1] * rng.random((n_iter, batch_size))
+    else:
+        raise ValueError(
+            f"sampling={sampling!r} needs integer sample weights (a permutation of the rows "
+            "repeated s_i times); use sampling='iid' with non-integer sample_weight or "
+            "class_weight.")
+    return np.searchsorted(cumulative, positions, side="right").astype(np.int64)
+
+
+def weighted_objective(W, X, y, lam, loss, sample_weight=None):
+    r""":math:`\frac{\lambda}{2}\|W\|_F^2 + \frac{1}{\sum_i s_i}\sum_i s_i \ell(y_i, W x_i)`;
+    :func:`lsl_lib.losses.primal_objective` when ``sample_weight`` is None."""
+    if sample_weight is None:
+        return primal_objective(W, X, y, lam, loss)
+    s = np.asarray(X @ W.T)
+    values = loss.value(y, s if loss.task == "multiclass" else s[:, 0])
+    return 0.5 * lam * float(np.vdot(W, W)) + float(np.average(values, weights=sample_weight))
 
 
 class PegasosState:
@@ -240,22 +306,24 @@ def pegasos_numba_chunk(data, cols, indptr, y, W, W_sum, indices, t0, lam, code,
     return n_averaged
 
 
-def projection_radius2(y, lam, loss, n_outputs=1):
+def projection_radius2(y, lam, loss, n_outputs=1, sample_weight=None):
     r"""Squared radius of a ball that contains the minimiser :math:`w^*` of f.
 
     For the hinge loss it is :math:`1/\lambda` (Shalev-Shwartz et al. 2011,
-    Theorem 1, by strong duality). For any other loss,
-    :math:`\frac{\lambda}{2}\|w^*\|^2 \le f(w^*) \le f(0)` gives :math:`2 f(0)/\lambda`.
+    Theorem 1, by strong duality; the argument holds for a weighted mean of hinges).
+    For any other loss, :math:`\frac{\lambda}{2}\|w^*\|^2 \le f(w^*) \le f(0)` gives
+    :math:`2 f(0)/\lambda`, f(0) being the (weighted) mean loss at w = 0.
     """
     if loss.name == "hinge":
         return 1.0 / lam
     zero_scores = np.zeros((len(y), n_outputs)) if loss.task == "multiclass" else np.zeros(len(y))
-    return 2.0 * float(np.mean(loss.value(y, zero_scores))) / lam
+    return 2.0 * float(np.average(loss.value(y, zero_scores), weights=sample_weight)) / lam
 
 
-def auto_step_offset(X, lam, loss):
+def auto_step_offset(X, lam, loss, sample_weight=None):
     r"""The offset :math:`t_0 = L/\lambda`, with :math:`L = c \max_i \|x_i\|^2` the
     smoothness of the loss in w (``c = loss.curvature``); 0 for a non-smooth loss.
+    The maximum runs over the rows that can be drawn (non-zero weight).
 
     Then :math:`\eta_1 = 1/(\lambda + L) < 1/L`: without it, the first Pegasos steps
     :math:`1/(\lambda t)` of a smooth loss with small :math:`\lambda` overshoot
@@ -265,13 +333,15 @@ def auto_step_offset(X, lam, loss):
         return 0.0
     row_norms2 = np.asarray(X.multiply(X).sum(axis=1)).ravel() if sp.issparse(X) \
         else np.einsum("ij,ij->i", X, X)
+    if sample_weight is not None:
+        row_norms2 = row_norms2[sample_weight > 0]
     return float(loss.curvature * row_norms2.max() / lam)
 
 
 def pegasos(X, y, lam, n_iter, *, n_outputs=1, loss="hinge", epsilon=0.1, batch_size=1,
             sampling="iid", projection=False, averaging="none", suffix_fraction=0.5,
-            step_offset=0, record_every=None, reference_objective=None, monitor=None,
-            backend="auto", random_state=None, state=None):
+            step_offset=0, sample_weight=None, record_every=None, reference_objective=None,
+            monitor=None, backend="auto", random_state=None, state=None):
     r"""Run Pegasos for ``n_iter`` iterations on prepared arrays.
 
     This is the functional core of :class:`PegasosClassifier` and
@@ -307,6 +377,10 @@ def pegasos(X, y, lam, n_iter, *, n_outputs=1, loss="hinge", epsilon=0.1, batch_
         :math:`t_0` in :math:`\eta_t = 1/(\lambda(t + t_0))`. 0 is Pegasos; ``'auto'``
         is :math:`L/\lambda` for a smooth loss (:func:`auto_step_offset`), so that no
         step is longer than :math:`1/L`.
+    sample_weight : ndarray of shape (n,) or None, default=None
+        Non-negative weights :math:`s_i`, not all zero: f takes the weighted mean of the
+        losses and the examples are drawn in proportion to :math:`s_i`
+        (:func:`weighted_sample_indices`). None: every weight 1.
     record_every : int or None, default=None
         Record the trace every that many iterations (and at the start and the end).
     reference_objective : float or None, default=None
@@ -337,7 +411,10 @@ def pegasos(X, y, lam, n_iter, *, n_outputs=1, loss="hinge", epsilon=0.1, batch_
     n_samples, n_features = X.shape
     check_batch_size(batch_size, n_samples)
     rng = check_random_state(random_state)
-    indices = sample_indices(n_samples, n_iter, batch_size, sampling, rng)
+    if sample_weight is None:
+        indices = sample_indices(n_samples, n_iter, batch_size, sampling, rng)
+    else:
+        indices = weighted_sample_indices(sample_weight, n_iter, batch_size, sampling, rng)
     if state is None:
         state = PegasosState(n_outputs, n_features)
     t_start = state.t
@@ -347,9 +424,9 @@ def pegasos(X, y, lam, n_iter, *, n_outputs=1, loss="hinge", epsilon=0.1, batch_
         average_from = 1
     else:
         average_from = t_start + n_iter - max(1, int(round(suffix_fraction * n_iter))) + 1
-    radius2 = projection_radius2(y, lam, loss, n_outputs) if projection else np.inf
+    radius2 = projection_radius2(y, lam, loss, n_outputs, sample_weight) if projection else np.inf
     if step_offset == "auto":
-        step_offset = auto_step_offset(X, lam, loss)
+        step_offset = auto_step_offset(X, lam, loss, sample_weight)
     if path == "numba":
         data, cols, indptr = compiled_arrays(X)
         y_float = np.ascontiguousarray(y, dtype=np.float64)
@@ -359,7 +436,8 @@ def pegasos(X, y, lam, n_iter, *, n_outputs=1, loss="hinge", epsilon=0.1, batch_
     def record():
         coef = state.coef
         row = dict(iteration=state.t - t_start, epoch=(state.t - t_start) * batch_size / n_samples,
-                   seconds=trace.seconds, objective=primal_objective(coef, X, y, lam, loss))
+                   seconds=trace.seconds,
+                   objective=weighted_objective(coef, X, y, lam, loss, sample_weight))
         if reference_objective is not None:
             row["suboptimality"] = row["objective"] - reference_objective
         if monitor is not None:
@@ -391,14 +469,15 @@ def pegasos(X, y, lam, n_iter, *, n_outputs=1, loss="hinge", epsilon=0.1, batch_
     return state, trace.history()
 
 
-def reference_solution(X, y, lam, loss, n_outputs=1, epsilon=0.1, tol=1e-8):
+def reference_solution(X, y, lam, loss, n_outputs=1, epsilon=0.1, tol=1e-8, sample_weight=None):
     r"""A tight minimiser of :math:`f`, to measure Pegasos' suboptimality against.
 
     Non-smooth losses use liblinear through scikit-learn with
     :math:`C = 1/(\lambda n)` (dividing f by :math:`\lambda` gives liblinear's
-    :math:`\frac12\|w\|^2 + C\sum_i \ell_i`): ``LinearSVC`` for the hinge and the
-    Crammer-Singer hinge, ``LinearSVR`` for the epsilon-insensitive loss. Smooth
-    losses minimise f itself by L-BFGS.
+    :math:`\frac12\|w\|^2 + C\sum_i \ell_i`; with weights,
+    :math:`C = 1/(\lambda\sum_i s_i)` and liblinear's own ``sample_weight``):
+    ``LinearSVC`` for the hinge and the Crammer-Singer hinge, ``LinearSVR`` for the
+    epsilon-insensitive loss. Smooth losses minimise f itself by L-BFGS.
 
     Parameters
     ----------
@@ -413,6 +492,8 @@ def reference_solution(X, y, lam, loss, n_outputs=1, epsilon=0.1, tol=1e-8):
         For ``'epsilon_insensitive'``.
     tol : float, default=1e-8
         liblinear's tolerance, and L-BFGS's on the gradient.
+    sample_weight : ndarray of shape (n,) or None, default=None
+        Weights of the weighted mean in f (as :func:`pegasos` takes them).
 
     Returns
     -------
@@ -426,19 +507,21 @@ def reference_solution(X, y, lam, loss, n_outputs=1, epsilon=0.1, tol=1e-8):
         # liblinear takes 32-bit indices only; load_svmlight_file returns 64-bit ones
         X = sp.csr_matrix((X.data, X.indices.astype(np.int32), X.indptr.astype(np.int32)),
                           shape=X.shape)
-    C = 1.0 / (lam * n_samples)
+    weights = np.ones(n_samples) if sample_weight is None else np.asarray(sample_weight, float)
+    C = 1.0 / (lam * weights.sum())
     liblinear = dict(C=C, fit_intercept=False, tol=tol, max_iter=100_000, dual=True,
                      random_state=0)  # liblinear's coordinate order: reproducible f*
     if loss.name == "hinge":
-        return LinearSVC(loss="hinge", **liblinear).fit(X, y).coef_.copy()
+        return LinearSVC(loss="hinge", **liblinear).fit(X, y, sample_weight).coef_.copy()
     if loss.name == "multiclass_hinge":
-        model = LinearSVC(multi_class="crammer_singer", **liblinear).fit(X, y.astype(np.intp))
+        model = LinearSVC(multi_class="crammer_singer", **liblinear).fit(X, y.astype(np.intp),
+                                                                        sample_weight)
         if n_outputs == 2:  # scikit-learn returns w_1 - w_0; the minimum-norm W is +-half of it
             return np.vstack([-model.coef_, model.coef_]) / 2
         return model.coef_.copy()
     if loss.name == "epsilon_insensitive":
         model = LinearSVR(loss="epsilon_insensitive", epsilon=loss.epsilon, **liblinear)
-        return model.fit(X, y).coef_[None, :].copy()
+        return model.fit(X, y, sample_weight).coef_[None, :].copy()
 
     def f_and_grad(w):
         W = w.reshape(n_outputs, n_features)
@@ -447,8 +530,8 @@ def reference_solution(X, y, lam, loss, n_outputs=1, epsilon=0.1, tol=1e-8):
             value, G = loss.value(y, s), loss.subgradient(y, s)
         else:
             value, G = loss.value(y, s[:, 0]), loss.subgradient(y, s[:, 0])[:, None]
-        grad = lam * W + np.asarray(X.T @ G).T / n_samples
-        return 0.5 * lam * np.vdot(W, W) + value.mean(), grad.ravel()
+        grad = lam * W + np.asarray(X.T @ (weights[:, None] * G)).T / weights.sum()
+        return 0.5 * lam * np.vdot(W, W) + np.average(value, weights=weights), grad.ravel()
 
     result = minimize(f_and_grad, np.zeros(n_outputs * n_features), jac=True, method="L-BFGS-B",
                       options=dict(maxiter=10_000, ftol=1e-15, gtol=tol))
@@ -478,9 +561,21 @@ class _BasePegasos(BaseEstimator):
         return (add_intercept_column(X) if self.fit_intercept else X), y
 
     def _n_iter(self, n_samples):
-        return self.n_iter if self.n_iter is not None else -(-5 * n_samples // self.batch_size)
+        """``n_iter``, or by default kT = max(5 n, 30 / lam) examples (see Notes)."""
+        if self.n_iter is not None:
+            return self.n_iter
+        return -(-max(5 * n_samples, math.ceil(30.0 / self.lam)) // self.batch_size)
 
-    def _run(self, X, y, n_iter, n_outputs, eval_set, continuing):
+    def _sample_weight(self, X, sample_weight, y=None, class_weight=None):
+        """Validated weights (``class_weight`` folded in), or None when all are 1."""
+        if sample_weight is None and class_weight is None:
+            return None
+        sample_weight = _check_sample_weight(sample_weight, X, ensure_non_negative=True)
+        if class_weight is not None:
+            sample_weight = sample_weight * compute_sample_weight(class_weight, y)
+        return sample_weight
+
+    def _run(self, X, y, n_iter, n_outputs, eval_set, continuing, sample_weight=None):
         """Run the solver on prepared arrays and store the fitted attributes."""
         if not continuing:
             self._state = None
@@ -488,8 +583,9 @@ class _BasePegasos(BaseEstimator):
         loss = get_loss(self.loss, getattr(self, "epsilon", 0.1))
         reference = self.reference_objective
         if reference == "auto":
-            reference = primal_objective(
-                reference_solution(X, y, self.lam, loss, n_outputs), X, y, self.lam, loss)
+            reference = weighted_objective(
+                reference_solution(X, y, self.lam, loss, n_outputs, sample_weight=sample_weight),
+                X, y, self.lam, loss, sample_weight)
         monitor = None
         if eval_set is not None:  # validated once here, then scored directly at each record
             X_eval, y_eval = eval_set
@@ -503,7 +599,7 @@ class _BasePegasos(BaseEstimator):
             X, y, self.lam, n_iter, n_outputs=n_outputs, loss=loss, batch_size=self.batch_size,
             sampling=self.sampling, projection=self.projection, averaging=self.averaging,
             suffix_fraction=self.suffix_fraction, step_offset=self.step_offset,
-            record_every=self.record_every,
+            sample_weight=sample_weight, record_every=self.record_every,
             reference_objective=reference, monitor=monitor, backend=self.backend,
             random_state=self._rng, state=self._state)
         self._set_coef(self._state.coef)
@@ -544,7 +640,8 @@ class PegasosClassifier(ClassifierMixin, _BasePegasos):
     lam : float, default=1e-4
         Regularisation :math:`\lambda > 0`; :math:`C = 1/(\lambda n)` in liblinear's scaling.
     n_iter : int or None, default=None
-        Number of iterations T; ``None`` runs five epochs, :math:`\lceil 5n/k\rceil`.
+        Number of iterations T. ``None``: enough for :math:`\lambda k T \ge 30` and at
+        least five epochs, :math:`T = \lceil \max(5n, 30/\lambda)/k \rceil` (see Notes).
     batch_size : int, default=1
         Mini-batch size k (at most n).
     loss : {'hinge', 'log', 'multiclass_hinge', 'softmax'}, default='hinge'
@@ -555,8 +652,9 @@ class PegasosClassifier(ClassifierMixin, _BasePegasos):
     projection : bool, default=False
         Project onto the ball of radius :math:`1/\sqrt{\lambda}` (hinge) or
         :math:`\sqrt{2f(0)/\lambda}` (other losses) after each step.
-    averaging : {'none', 'uniform', 'suffix'}, default='none'
-        Output the last iterate, the average of all, or of the last ``suffix_fraction``.
+    averaging : {'none', 'uniform', 'suffix'}, default='suffix'
+        Output the last iterate (``'none'``, the paper's Algorithm 1), the average of
+        all iterates, or of the last ``suffix_fraction`` of them (see Notes).
     suffix_fraction : float in (0, 1], default=0.5
     step_offset : float or 'auto', default=0
         :math:`t_0` in the step :math:`\eta_t = 1/(\lambda(t + t_0))`. 0 is Pegasos;
@@ -566,6 +664,10 @@ class PegasosClassifier(ClassifierMixin, _BasePegasos):
         Learn an intercept as the weight of an extra constant feature equal to 1.
         Like liblinear's, this intercept is regularised; ``False`` is the problem of
         the Pegasos paper.
+    class_weight : dict, 'balanced' or None, default=None
+        Multiplies each example's weight by the weight of its class: ``{label: w}``,
+        or ``'balanced'``, :math:`n / (K n_c)` (``sklearn.utils.class_weight``). Same
+        as passing the product as ``sample_weight`` to :meth:`fit`.
     record_every : int or None, default=None
         Record ``history_`` every that many iterations; ``None`` records nothing
         and costs nothing.
@@ -602,6 +704,41 @@ class PegasosClassifier(ClassifierMixin, _BasePegasos):
 
     Notes
     -----
+    The defaults are chosen so that a user who sets nothing gets a good model.
+
+    *Averaging.* The paper's analysis bounds the *average* iterate
+    (Shalev-Shwartz et al. 2011, Theorem 1, :math:`O(\log T/(\lambda T))`); its
+    experiments output the last one, which keeps jumping: a step
+    :math:`\eta_t = 1/(\lambda t)` on a violator moves w by :math:`\|x\|/(\lambda t)`.
+    The uniform average drags the long early steps along. Averaging the last half
+    (Rakhlin, Shamir and Sridharan 2012) attains the optimal :math:`O(1/(\lambda T))`
+    rate and costs nothing, hence ``averaging='suffix'``.
+
+    *Length.* Those rates are in :math:`\lambda T`, not in epochs: after five epochs of
+    3 000 rows of a9a with ``lam=1e-4`` (:math:`\lambda T = 1.5`) even the suffix
+    average has 3 times the optimal objective. Its ratio :math:`f(\bar w)/f^*` is 1.17,
+    1.04 and 1.01 at :math:`\lambda T` = 10, 30 and 100 (1.36, 1.06, 1.01 on a
+    30-feature Gaussian problem), so the default runs :math:`\lambda k T \ge 30`
+    (k examples per step), and at least five epochs: 0.1 s for the compiled loop at
+    the default ``lam``.
+
+    On a9a (123 features, LIBSVM's Adult), ``lam=1e-4``, test accuracy against
+    scikit-learn's ``LinearSVC()`` (C = 1; two seeds per subset):
+
+    =====================  ===========  =========  ===========  ===========
+    5 epochs of            last iter.   uniform    suffix       LinearSVC
+    =====================  ===========  =========  ===========  ===========
+    3 000 rows (3 sets)    62-82 %      83-84 %    83.9-84.3 %  84.2-84.4 %
+    32 561 rows (all)      83.6 %       84.6 %     85.0 %       84.9 %
+    =====================  ===========  =========  ===========  ===========
+
+    With the default length, the suffix average on the first subset reaches 84.4 %
+    (LinearSVC 84.4 %) and 1.04 f*. ``lam`` between 1e-5 and 1e-4 changes the
+    accuracy by less than 0.1 point; ``lam=1e-4`` is :math:`C = 1/(\lambda n)` = 1
+    for n = 10 000, liblinear's default on a problem of that size. The lectures set
+    the paper's settings (``averaging='none'``, a number of epochs) explicitly where
+    they teach Algorithm 1.
+
     With ``eval_set=(X_test, y_test)`` passed to ``fit`` and ``record_every`` set,
     ``history_['test_error']`` follows the test error along the iterations.
 
@@ -610,6 +747,9 @@ class PegasosClassifier(ClassifierMixin, _BasePegasos):
     Shalev-Shwartz, Singer, Srebro, Cotter. Pegasos: primal estimated sub-gradient
     solver for SVM. Mathematical Programming 127(1), 2011.
 
+    Rakhlin, Shamir, Sridharan. Making gradient descent optimal for strongly convex
+    stochastic optimization. ICML 2012.
+
     Examples
     --------
     >>> from lsl_lib.datasets import two_gaussian_blobs
@@ -617,19 +757,20 @@ class PegasosClassifier(ClassifierMixin, _BasePegasos):
     >>> X, y = two_gaussian_blobs(500, random_state=0)
     >>> clf = PegasosClassifier(lam=1e-2, random_state=0).fit(X, y)
     >>> round(clf.score(X, y), 2)
-    0.93
+    0.95
     """
 
     _parameter_constraints = {
         **_BasePegasos._parameter_constraints,
         "loss": [StrOptions({"hinge", "log", "multiclass_hinge", "softmax"})],
+        "class_weight": [dict, StrOptions({"balanced"}), None],
     }
     _eval_name = "test_error"
 
     def __init__(self, lam=1e-4, n_iter=None, batch_size=1, loss="hinge", sampling="iid",
-                 projection=False, averaging="none", suffix_fraction=0.5, step_offset=0,
-                 fit_intercept=True, record_every=None, reference_objective=None, backend="auto",
-                 random_state=None):
+                 projection=False, averaging="suffix", suffix_fraction=0.5, step_offset=0,
+                 fit_intercept=True, class_weight=None, record_every=None,
+                 reference_objective=None, backend="auto", random_state=None):
         self.lam = lam
         self.n_iter = n_iter
         self.batch_size = batch_size
@@ -640,6 +781,7 @@ class PegasosClassifier(ClassifierMixin, _BasePegasos):
         self.suffix_fraction = suffix_fraction
         self.step_offset = step_offset
         self.fit_intercept = fit_intercept
+        self.class_weight = class_weight
         self.record_every = record_every
         self.reference_objective = reference_objective
         self.backend = backend
@@ -662,13 +804,20 @@ class PegasosClassifier(ClassifierMixin, _BasePegasos):
             raise ValueError(f"y contains labels {unknown!r} not in classes {self.classes_!r}.")
 
     @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X, y, eval_set=None):
+    def fit(self, X, y, sample_weight=None, eval_set=None):
         """Fit by ``n_iter`` Pegasos iterations from w = 0.
 
         Parameters
         ----------
         X : {array-like, sparse matrix} of shape (n_samples, n_features)
         y : array-like of shape (n_samples,)
+        sample_weight : array-like of shape (n_samples,), default=None
+            Non-negative weights :math:`s_i` (times ``class_weight``): the risk becomes
+            :math:`\\frac{1}{\\sum_i s_i}\\sum_i s_i\\ell_i` and examples are drawn in
+            proportion to :math:`s_i` (:func:`weighted_sample_indices`). Integer weights
+            give exactly the iterates of the rows repeated :math:`s_i` times (zero: dropped)
+            for the same ``n_iter``; ``n_iter=None`` and ``partial_fit`` count passes in
+            rows, not in total weight.
         eval_set : tuple (X_test, y_test), optional
             Held-out data whose error is recorded in ``history_['test_error']``.
         """
@@ -676,11 +825,14 @@ class PegasosClassifier(ClassifierMixin, _BasePegasos):
         self.classes_ = np.unique(y)
         self._check_labels(y)
         check_batch_size(self.batch_size, X.shape[0])
+        sample_weight = self._sample_weight(X, sample_weight, y, self.class_weight)
+        if sample_weight is not None:  # the weights may leave a single class
+            check_n_classes(np.unique(y[sample_weight > 0]), self.loss, ())
         return self._run(X, self._encode(y), self._n_iter(X.shape[0]), self._n_outputs(),
-                         eval_set, continuing=False)
+                         eval_set, continuing=False, sample_weight=sample_weight)
 
     @_fit_context(prefer_skip_nested_validation=True)
-    def partial_fit(self, X, y, classes=None):
+    def partial_fit(self, X, y, classes=None, sample_weight=None):
         """One pass over (X, y): :math:`\\lceil n/k \\rceil` iterations, t continuing.
 
         Parameters
@@ -689,13 +841,23 @@ class PegasosClassifier(ClassifierMixin, _BasePegasos):
         y : array-like of shape (n_samples,)
         classes : array-like, required on the first call
             All the labels that will ever appear.
+        sample_weight : array-like of shape (n_samples,), default=None
+            As in :meth:`fit`. A ``class_weight`` dict applies; ``'balanced'`` needs
+            the whole data and is refused here, as ``SGDClassifier`` refuses it.
         """
+        if self.class_weight == "balanced":
+            raise ValueError(
+                "class_weight='balanced' is computed from the whole data, which partial_fit "
+                "never sees; pass class_weight=dict(zip(classes, compute_class_weight("
+                "'balanced', classes=classes, y=y_all))) instead.")
         first = _check_partial_fit_first_call(self, classes)
         X, y = self._prepare(X, y, reset=first)
         self._check_labels(y)
         check_batch_size(self.batch_size, X.shape[0])
+        sample_weight = self._sample_weight(X, sample_weight, y, self.class_weight)
         return self._run(X, self._encode(y), -(-X.shape[0] // self.batch_size),
-                         self._n_outputs(), None, continuing=not first)
+                         self._n_outputs(), None, continuing=not first,
+                         sample_weight=sample_weight)
 
     def decision_function(self, X):
         """Scores :math:`\\langle w, x\\rangle + b`, shape (n, K); (n,) for two classes.
@@ -756,7 +918,8 @@ class PegasosRegressor(RegressorMixin, _BasePegasos):
     ----------
     lam : float, default=1e-4
     n_iter : int or None, default=None
-        Number of iterations T; ``None`` runs five epochs.
+        Number of iterations T; ``None``: :math:`\lceil \max(5n, 30/\lambda)/k \rceil`, as in
+        :class:`PegasosClassifier`.
     batch_size : int, default=1
     loss : {'squared', 'epsilon_insensitive'}, default='squared'
     epsilon : float, default=0.1
@@ -770,7 +933,12 @@ class PegasosRegressor(RegressorMixin, _BasePegasos):
         :math:`t_0` in :math:`\eta_t = 1/(\lambda(t + t_0))`; ``'auto'`` is
         :math:`L/\lambda` for the squared loss (L = max ||x_i||^2) and 0 for the
         epsilon-insensitive loss, which is Lipschitz.
-    sampling, averaging, suffix_fraction, fit_intercept, record_every, \
+    averaging : {'none', 'uniform', 'suffix'}, default='suffix'
+        As in :class:`PegasosClassifier`. With the defaults (squared loss, suffix
+        average, :math:`\lambda T \ge 30`, standardised features) the test :math:`R^2` on
+        cpu_act (Delve, 21 features) is 0.721 against least squares' 0.721, and on
+        California housing 0.627 against 0.627; the last iterate gives 0.710 and 0.619.
+    sampling, suffix_fraction, fit_intercept, record_every, \
 reference_objective, backend, random_state
         As in :class:`PegasosClassifier`.
 
@@ -811,7 +979,7 @@ reference_objective, backend, random_state
     _eval_name = "test_mse"
 
     def __init__(self, lam=1e-4, n_iter=None, batch_size=1, loss="squared", epsilon=0.1,
-                 sampling="iid", projection=True, averaging="none", suffix_fraction=0.5,
+                 sampling="iid", projection=True, averaging="suffix", suffix_fraction=0.5,
                  step_offset="auto", fit_intercept=True, record_every=None, reference_objective=None,
                  backend="auto", random_state=None):
         self.lam = lam
@@ -831,21 +999,23 @@ reference_objective, backend, random_state
         self.random_state = random_state
 
     @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X, y, eval_set=None):
-        """Fit by ``n_iter`` iterations from w = 0 (``eval_set`` as in the classifier)."""
+    def fit(self, X, y, sample_weight=None, eval_set=None):
+        """Fit by ``n_iter`` iterations from w = 0 (``sample_weight`` and ``eval_set`` as
+        in :meth:`PegasosClassifier.fit`)."""
         X, y = self._prepare(X, y, reset=True)
         check_batch_size(self.batch_size, X.shape[0])
         return self._run(X, y.astype(np.float64), self._n_iter(X.shape[0]), 1, eval_set,
-                         continuing=False)
+                         continuing=False, sample_weight=self._sample_weight(X, sample_weight))
 
     @_fit_context(prefer_skip_nested_validation=True)
-    def partial_fit(self, X, y):
-        """One pass over (X, y): :math:`\\lceil n/k \\rceil` iterations, t continuing."""
+    def partial_fit(self, X, y, sample_weight=None):
+        """One pass over (X, y): :math:`\\lceil n/k \\rceil` iterations, t continuing
+        (``sample_weight`` as in :meth:`fit`)."""
         first = not hasattr(self, "t_")
         X, y = self._prepare(X, y, reset=first)
         check_batch_size(self.batch_size, X.shape[0])
         return self._run(X, y.astype(np.float64), -(-X.shape[0] // self.batch_size), 1, None,
-                         continuing=not first)
+                         continuing=not first, sample_weight=self._sample_weight(X, sample_weight))
 
     def _set_coef(self, W):
         super()._set_coef(W)

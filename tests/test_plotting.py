@@ -71,6 +71,19 @@ def test_plot_subgradient_kink_and_tangent():
     assert "left slope -1.00" in labels and "right slope 0.00" in labels
 
 
+def test_plot_subgradient_lines_stay_visible_where_they_touch_the_loss():
+    """At the hinge's kink the left line lies on the loss for z < 1: it must be drawn
+    over the loss, which must not hide it (a translucent band, wider than the line)."""
+    ax = plot_subgradient("hinge", 1.0).axes[0]
+    lines = {line.get_label(): line for line in ax.get_lines()}
+    loss = lines["hinge"]
+    for label in ("left slope -1.00", "right slope 0.00"):
+        assert lines[label].get_zorder() > loss.get_zorder()
+        assert lines[label].get_linewidth() < loss.get_linewidth()
+        assert lines[label].get_linestyle() != "-"
+    assert loss.get_alpha() < 1
+
+
 @pytest.mark.parametrize("name", LOSSES)
 def test_plot_subgradient_every_loss_on_a_given_axis(name):
     fig, axes = new_figure(2)

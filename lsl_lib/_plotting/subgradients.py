@@ -167,18 +167,24 @@ def plot_subgradient(loss, point, ax=None, lim=3.0):
     v0, g0 = (a[0] for a in _loss_on_line(loss, point))
     left = _loss_on_line(loss, point - _KINK_PROBE)[1][0]
     right = _loss_on_line(loss, point + _KINK_PROBE)[1][0]
-    ax.plot(z, value, color="k", lw=2.5, label=loss.name)
+    # a supporting line touches the loss along a whole half-line at a kink (and a tangent
+    # may touch a linear piece): the loss is a wide translucent band, the lines dashed on
+    # top of it, so that both stay visible where they coincide
+    ax.plot(z, value, color="0.2", lw=6, alpha=0.35, solid_capstyle="butt", label=loss.name,
+            zorder=2)
     if right - left > 1e-6:  # a kink: a whole interval of subgradients
         lines = np.array([v0 + g * (z - point) for g in (left, right)])
         ax.fill_between(z, lines.min(axis=0), lines.max(axis=0), color="C1", alpha=0.15,
                         linewidth=0, label="other supporting lines")
-        ax.plot(z, lines[0], color="C1", lw=1.5, ls="--", label=f"left slope {left:.2f}")
-        ax.plot(z, lines[1], color="C3", lw=1.5, ls="--", label=f"right slope {right:.2f}")
+        ax.plot(z, lines[0], color="C1", lw=2, ls=(0, (4, 3)), label=f"left slope {left:.2f}",
+                zorder=3)
+        ax.plot(z, lines[1], color="C3", lw=2, ls=(0, (4, 3)), label=f"right slope {right:.2f}",
+                zorder=3)
         title = (f"kink: ∂ℓ({point:.2f}) = [{left:.2f}, {right:.2f}]\n"
                  f"(lsl_lib's subgradient picks {g0:.2f})")
     else:
-        ax.plot(z, v0 + g0 * (z - point), color="C0", lw=1.5, ls="--",
-                label=f"tangent, slope {g0:.2f}")
+        ax.plot(z, v0 + g0 * (z - point), color="C0", lw=2, ls=(0, (4, 3)),
+                label=f"tangent, slope {g0:.2f}", zorder=3)
         title = f"differentiable: ∂ℓ({point:.2f}) = {{{g0:.2f}}}\n(the gradient)"
     ax.plot([point], [v0], "o", color="k", ms=7, zorder=5)
     top = 1.1 * max(float(value.max()), 1.0)
