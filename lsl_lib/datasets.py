@@ -351,6 +351,10 @@ def load_svmlight(path, n_features=None, dtype=np.float64):
     Returns
     -------
     X : scipy.sparse.csr_matrix of shape (n_samples, n_features)
+        With int32 ``indices`` and ``indptr``, as liblinear and libsvm (scikit-learn's
+        ``LinearSVC``, ``SVC``) require; :func:`sklearn.datasets.load_svmlight_file`
+        itself returns int64 ones. A matrix too large for int32 (more than
+        ``2**31 - 1`` stored values or columns) keeps int64.
     y : ndarray of shape (n_samples,), float64
 
     Examples
@@ -364,7 +368,12 @@ def load_svmlight(path, n_features=None, dtype=np.float64):
     if n_features is not None:
         n_features = _check_int("n_features", n_features, 1)
     X, y = load_svmlight_file(str(path), n_features=n_features, dtype=dtype)
-    return X.tocsr(), np.asarray(y, dtype=np.float64)
+    X = X.tocsr()
+    int32_max = np.iinfo(np.int32).max
+    if X.nnz <= int32_max and X.shape[1] <= int32_max:
+        X.indices = X.indices.astype(np.int32)
+        X.indptr = X.indptr.astype(np.int32)
+    return X, np.asarray(y, dtype=np.float64)
 
 
 def shared_data_dir():
@@ -468,6 +477,8 @@ def load_shared(name, split="train"):
     Returns
     -------
     X : scipy.sparse.csr_matrix, float64
+        With int32 ``indices`` and ``indptr`` (see :func:`load_svmlight`), so that
+        ``LinearSVC().fit(*load_shared("a9a"))`` works.
     y : ndarray, float64 in {-1, +1}
 
     References

@@ -10,6 +10,7 @@ import sklearn.datasets
 from numpy.testing import assert_allclose, assert_array_equal
 from sklearn.model_selection import train_test_split
 from sklearn.preprocessing import StandardScaler
+from sklearn.svm import LinearSVC
 
 from lsl_lib import datasets
 from lsl_lib.datasets import (
@@ -292,12 +293,29 @@ def test_load_svmlight_plain_gz_bz2(tmp_path, name):
     path = _write(tmp_path / name, SVMLIGHT_TEXT)
     X, y = load_svmlight(path)
     assert sp.issparse(X) and X.format == "csr" and X.dtype == np.float64
+    assert X.indices.dtype == np.int32 and X.indptr.dtype == np.int32
     assert_array_equal(X.toarray(), SVMLIGHT_DENSE)
     assert y.dtype == np.float64
     assert_array_equal(y, [1.0, -1.0, 1.0])
     X6, _ = load_svmlight(str(path), n_features=6, dtype=np.float32)
     assert X6.shape == (3, 6) and X6.dtype == np.float32
+    assert X6.indices.dtype == np.int32 and X6.indptr.dtype == np.int32
     assert_array_equal(X6.toarray()[:, :4], SVMLIGHT_DENSE)
+
+
+def test_load_svmlight_feeds_liblinear(tmp_path):
+    # liblinear (LinearSVC) refuses int64 indices, which load_svmlight_file returns
+    rng = np.random.default_rng(0)
+    X_dense = np.where(rng.random((40, 6)) < 0.5, rng.standard_normal((40, 6)), 0.0)
+    y = np.where(X_dense[:, 0] + X_dense[:, 1] > 0, 1, -1)
+    path = tmp_path / "liblinear.svm"
+    sklearn.datasets.dump_svmlight_file(X_dense, y, str(path))
+    X, y_read = load_svmlight(path, n_features=6)
+    assert X.indices.dtype == np.int32 and X.indptr.dtype == np.int32
+    assert_allclose(X.toarray(), X_dense, rtol=1e-15)
+    clf = LinearSVC(random_state=0).fit(X, y_read)
+    dense = LinearSVC(random_state=0).fit(X_dense, y)
+    assert_allclose(clf.coef_, dense.coef_, rtol=1e-6)
 
 
 def test_load_svmlight_missing_and_bad(tmp_path):
@@ -332,6 +350,7 @@ def test_load_shared_from_fake_folder(tmp_path, monkeypatch):
     monkeypatch.setenv("LSL_SHARED_DATA", str(tmp_path))
     X, y = load_shared("a9a", split="test")
     assert X.shape == (3, 123) and X.format == "csr"
+    assert X.indices.dtype == np.int32 and X.indptr.dtype == np.int32
     assert_array_equal(y, [-1.0, 1.0, -1.0])
     with pytest.raises(FileNotFoundError, match="a9a.bz2"):
         load_shared("a9a")
@@ -352,6 +371,15 @@ def test_load_shared_a9a():
     assert set(np.unique(y).tolist()) == {-1.0, 1.0}
     assert set(np.unique(yt).tolist()) == {-1.0, 1.0}
     assert (y == 1).sum() == 7841 and (yt == 1).sum() == 3846
+    for M in (X, Xt):
+        assert M.indices.dtype == np.int32 and M.indptr.dtype == np.int32
+
+
+@needs_shared
+def test_load_shared_a9a_fits_linear_svc():
+    # the reproducer: liblinear takes only int32 indices
+    clf = LinearSVC().fit(*load_shared("a9a"))
+    assert clf.score(*load_shared("a9a", split="test")) > 0.84
 
 
 @needs_shared
@@ -363,7 +391,8 @@ def test_load_shared_a9a():
 ])
 def test_load_shared_train_sets(name, shape, n_pos):
     X, y = load_shared(name)
-    assert X.shape == shape
+    assert X.shape == shape and X.format == "csr"
+    assert X.indices.dtype == np.int32 and X.indptr.dtype == np.int32
     assert set(np.unique(y).tolist()) == {-1.0, 1.0}
     assert (y == 1).sum() == n_pos
 
