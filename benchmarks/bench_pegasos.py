@@ -30,8 +30,8 @@ def numba_vs_numpy(quick):
     T = n if quick else 100_000
 
     def fit(backend):
-        return lambda: PegasosClassifier(lam=1e-4, n_iter=T, fit_intercept=False, backend=backend,
-                                         random_state=0).fit(X, y)
+        return lambda: PegasosClassifier(lam=1e-4, n_iter=T, fit_intercept=False, averaging="none",
+                                         backend=backend, random_state=0).fit(X, y)
 
     repeats = 1 if quick else 3
     numpy_times = timed(fit("numpy"), repeats)

@@ -29,7 +29,7 @@ def test_linear_kernel_reproduces_linear_pegasos(sampling):
     kernel = KernelPegasosClassifier(lam=lam, n_iter=T, kernel="linear", sampling=sampling,
                                      random_state=5).fit(X, y)
     linear = PegasosClassifier(lam=lam, n_iter=T, projection=False, fit_intercept=False,
-                               sampling=sampling, random_state=5).fit(X, y)
+                               averaging="none", sampling=sampling, random_state=5).fit(X, y)
     w = kernel.dual_coef_ @ kernel.support_vectors_
     np.testing.assert_allclose(w, linear.coef_[0], rtol=1e-10)
     np.testing.assert_array_equal(kernel.predict(X), linear.predict(X))

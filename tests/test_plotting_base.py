@@ -25,3 +25,18 @@ def test_new_figure_wraps_panels_within_the_cell_width(ncols, width, rows, per_r
     # reading order: left to right, then top to bottom
     positions = [ax.get_subplotspec().get_geometry()[2] for ax in axes]
     assert positions == list(range(ncols))
+
+
+def test_time_axes_use_engineering_prefixes():
+    """Seconds of a fast run read "200 µs", "1 ms", not "0.000000.00020" run together."""
+    import numpy as np
+    from lsl_lib.plotting import plot_convergence
+
+    history = {"seconds": np.linspace(0.0, 2e-3, 20), "objective": np.linspace(2.0, 1.0, 20)}
+    fig = plot_convergence({"run": history}, x="seconds", y="objective")
+    ax = fig.axes[0]
+    fig.canvas.draw()
+    labels = [t.get_text() for t in ax.get_xticklabels() if t.get_text()]
+    assert labels and all(label.endswith("s") for label in labels), labels
+    assert any("ms" in label for label in labels), labels
+    assert ax.get_xlabel() == "time"

@@ -1,7 +1,7 @@
 """The common ground of the lecture figures: axis labels, new figures, traces."""
 import numpy as np
 from matplotlib.figure import Figure
-from matplotlib.ticker import NullFormatter
+from matplotlib.ticker import EngFormatter, NullFormatter
 
 #: Labels of the trace columns (``history_``) on the axes.
 AXIS_LABELS = {
@@ -47,6 +47,9 @@ def _trace_axis(ax, x, column, logx, logy):
     """Label and scale an axis that draws the trace column ``column`` against ``x``."""
     ax.set_xlabel(AXIS_LABELS.get(x, x))
     ax.set_ylabel(AXIS_LABELS.get(column, column))
+    if x == "seconds":  # runs of microseconds to seconds: "20 ms", not "0.00002" run together
+        ax.xaxis.set_major_formatter(EngFormatter(unit="s"))
+        ax.set_xlabel("time")  # the unit is on every tick
     if logy:
         ax.set_yscale("log")
     if logx:

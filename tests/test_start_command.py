@@ -1,0 +1,85 @@
+"""README's start command serves the whole repository, so the lectures' links to lsl_lib/ open.
+
+`jupyter lab notebooks/00_start_here.ipynb` alone would serve notebooks/ only (jupyter_server
+makes the folder of the file it opens the root); lsl_lib/_jupyter/jupyter_server_config.py,
+which requirements.txt installs into the environment, keeps the repository as the root.
+"""
+import os
+import re
+import secrets
+import shlex
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from conftest import REPO_ROOT, _free_port
+
+START_TIMEOUT_S = 60
+
+
+def _start_command():
+    readme = (REPO_ROOT / "README.md").read_text(encoding="utf-8")
+    match = re.search(r"python -m pip install -r requirements\.txt && (jupyter lab [^`\n]*)", readme)
+    assert match, "README.md has no start command `... && jupyter lab ...`"
+    return shlex.split(match.group(1))
+
+
+def _status(url):
+    try:
+        with urllib.request.urlopen(url, timeout=10) as response:
+            return response.status
+    except urllib.error.HTTPError as error:
+        return error.code
+
+
+def test_readme_start_command_opens_the_start_notebook_and_the_library(tmp_path):
+    command = _start_command()
+    assert command[-1] == "notebooks/00_start_here.ipynb"
+    config = Path(sys.prefix) / "etc" / "jupyter" / "jupyter_server_config.py"
+    assert config.is_file(), f"{config} is missing: run `python -m pip install -r requirements.txt`"
+
+    port, token = _free_port(), secrets.token_hex(24)
+    env = {k: v for k, v in os.environ.items() if k not in ("JUPYTER_PATH", "JUPYTER_CONFIG_PATH")}
+    env.update(JUPYTER_CONFIG_DIR=str(tmp_path / "config"), JUPYTER_DATA_DIR=str(tmp_path / "data"),
+               JUPYTER_RUNTIME_DIR=str(tmp_path / "runtime"), PYTHONDONTWRITEBYTECODE="1")
+    options = ["--no-browser", "--allow-root", "--ServerApp.ip=127.0.0.1", f"--port={port}",
+               "--ServerApp.port_retries=0", f"--IdentityProvider.token={token}",
+               "--LabApp.news_url=None",
+               "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate"]
+    # `jupyter lab ...` exactly as README.md gives it, with options that keep it quiet and local
+    argv = [sys.executable, "-m", "jupyter", *command[1:2], *options, *command[2:]]
+    log_path = tmp_path / "jupyterlab.log"
+    with open(log_path, "wb") as log:
+        process = subprocess.Popen(argv, cwd=REPO_ROOT, env=env, stdout=log,
+                                   stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + START_TIMEOUT_S
+        while _status_or_none(f"{base}/api/status?token={token}") != 200:
+            if process.poll() is not None or time.monotonic() > deadline:
+                pytest.fail(f"JupyterLab did not start (exit code {process.poll()}); its log:\n"
+                            f"{log_path.read_text()[-3000:]}")
+            time.sleep(0.2)
+        for path in ("notebooks/00_start_here.ipynb", "lsl_lib/pegasos.py"):
+            assert _status(f"{base}/api/contents/{path}?content=0&token={token}") == 200, (
+                f"{path} is not served: the server's root is not the repository\n"
+                f"{log_path.read_text()[-3000:]}")
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+def _status_or_none(url):
+    try:
+        return _status(url)
+    except OSError:  # not listening yet
+        return None
