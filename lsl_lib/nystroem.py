@@ -162,6 +162,8 @@ class Nystroem(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator)
 
     with the landmarks :math:`l_j` drawn from the training points, uniformly or by
     approximate ridge leverage scores.
+    The defaults (100 uniform landmarks, the Gaussian kernel with gamma = 1/d) are those
+    of scikit-learn's ``Nystroem``, and so is the map given the same landmarks.
 
     Parameters
     ----------

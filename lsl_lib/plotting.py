@@ -28,7 +28,7 @@ from lsl_lib._plotting.kernel_approximation import (plot_error_curves, plot_matr
                                                     plot_spectrum, plot_variance)
 from lsl_lib._plotting.random_features import (plot_estimate_distribution,
                                                plot_kernel_approximation)
-from lsl_lib._plotting.nystroem import plot_landmarks, plot_nystroem
+from lsl_lib._plotting.nystroem import plot_accuracy_and_time, plot_landmarks, plot_nystroem
 
 __all__ = [
     "AXIS_LABELS", "new_figure", "plot_convergence",
@@ -43,5 +43,5 @@ __all__ = [
     "plot_duality_gap", "plot_lasso_path", "plot_residuals", "plot_suboptimality_and_gap",
     "plot_error_curves", "plot_matrices", "plot_spectrum", "plot_variance",
     "plot_estimate_distribution", "plot_kernel_approximation",
-    "plot_landmarks", "plot_nystroem",
+    "plot_accuracy_and_time", "plot_landmarks", "plot_nystroem",
 ]

@@ -1,9 +1,10 @@
-"""Figures of the Nyström lecture (09): what each draws, and no pyplot."""
+"""Figures of the Nyström lecture (09), and its downstream figure shared with 10: what each
+draws, and no pyplot."""
 import numpy as np
 import pytest
 from matplotlib.figure import Figure
 
-from lsl_lib.plotting import new_figure, plot_landmarks, plot_nystroem
+from lsl_lib.plotting import new_figure, plot_accuracy_and_time, plot_landmarks, plot_nystroem
 
 pytestmark = pytest.mark.usefixtures("no_pyplot_figures")
 
@@ -59,3 +60,44 @@ def test_nystroem_two_panels_residual_scale_and_marker():
     fig = plot_nystroem(X, [0], residuals * 3, m, errors)
     points = [ax for ax in fig.axes if ax.collections][0].collections[0]
     assert points.get_clim() == (0.0, 3.0)
+
+
+def test_accuracy_and_time_two_panels_bands_and_reference():
+    D = np.array([16, 64, 256])
+    accuracy = {"Nyström": np.array([[0.90, 0.95, 0.99], [0.92, 0.97, 0.99]]),
+                "RFF": [0.80, 0.90, 0.98]}
+    seconds = {"Nyström": np.array([[0.1, 0.2, 0.4], [0.3, 0.2, 0.6]]), "RFF": [0.05, 0.1, 0.3]}
+    fig = plot_accuracy_and_time(D, accuracy, seconds, reference={"exact SVM": (0.99, 0.25)},
+                                 title="digits")
+    ax_acc, ax_time = fig.axes
+    assert ax_acc.get_xscale() == ax_time.get_xscale() == "log"
+    assert ax_acc.get_yscale() == "linear" and ax_time.get_yscale() == "log"
+    assert [t.get_text() for t in ax_acc.get_xticklabels()] == ["16", "64", "256"]
+    assert ax_acc.get_legend_handles_labels()[1] == ["Nyström (mean of 2)", "RFF", "exact SVM"]
+    # the mean of the seeds in each panel, with one band per seeded curve, one colour per label
+    nys_acc, rff_acc, ref_acc = ax_acc.get_lines()
+    nys_time, rff_time, ref_time = ax_time.get_lines()
+    np.testing.assert_allclose(nys_acc.get_ydata(), [0.91, 0.96, 0.99])
+    np.testing.assert_allclose(nys_time.get_ydata(), [0.2, 0.2, 0.5])
+    np.testing.assert_allclose(rff_time.get_xdata(), D)
+    assert nys_acc.get_color() == nys_time.get_color() != rff_acc.get_color() == rff_time.get_color()
+    assert len(ax_acc.collections) == len(ax_time.collections) == 1
+    # the exact machine: a horizontal line at its accuracy and at its time
+    assert list(ref_acc.get_ydata()) == [0.99, 0.99] and list(ref_time.get_ydata()) == [0.25, 0.25]
+    formatter = ax_acc.yaxis.get_major_formatter()  # accuracy in per cent, no digit too many
+    assert [formatter(v, 0) for v in (0.95, 0.975, 1.0)] == ["95%", "97.5%", "100%"]
+    assert ax_time.yaxis.get_major_formatter()(0.2, 0) == "0.2"  # seconds, not 2 × 10⁻¹
+    assert fig.get_suptitle() == "digits"
+
+
+def test_accuracy_and_time_widths_per_label_and_label_check():
+    widths = {"Nyström": [16, 64], "Fastfood": [128, 256, 512]}
+    accuracy = {"Nyström": [0.9, 0.95], "Fastfood": [0.9, 0.95, 0.97]}
+    seconds = {"Nyström": [0.1, 0.2], "Fastfood": [0.1, 0.2, 0.3]}
+    fig = plot_accuracy_and_time(widths, accuracy, seconds)
+    ax_acc, ax_time = fig.axes
+    np.testing.assert_allclose(ax_time.get_lines()[1].get_xdata(), [128, 256, 512])
+    assert [t.get_text() for t in ax_acc.get_xticklabels()] == ["16", "64", "128", "256", "512"]
+    assert ax_time.get_ylabel() == "time to fit and predict (s)"
+    with pytest.raises(ValueError, match="same labels"):
+        plot_accuracy_and_time(widths, accuracy, {"Nyström": [0.1, 0.2]})
