@@ -195,6 +195,19 @@ def test_orf_variance_with_two_blocks_matches_monte_carlo():
 
 # ---------------------------------------------------------------- any width: a cut last block
 
+def test_n_frequencies_and_block_sizes():
+    """m = D/2 ('sincos', D even) or D ('cos'), any D; None is one block. The blocks are
+    whole ones and a cut last one."""
+    assert n_frequencies(10, "sincos") == 5 and n_frequencies(7, "cos") == 7
+    assert n_frequencies(500, "sincos", 123) == 250 and n_frequencies(None, "cos", 16) == 16
+    with pytest.raises(ValueError, match="n_components must be even .*n_components=7; "
+                                         "use n_components=8 or variant='cos'"):
+        n_frequencies(7, "sincos", 16)
+    assert block_sizes(250, 123) == [123, 123, 4]
+    assert block_sizes(246, 123) == [123, 123] and block_sizes(3, 8) == [3]
+    assert sum(block_sizes(1001, 64)) == 1001
+
+
 @pytest.mark.parametrize("D,variant,sizes", [(6, "sincos", [3]), (12, "sincos", [4, 2]),
                                              (7, "cos", [4, 3]), (5, "cos", [4, 1])])
 def test_cut_block_is_unbiased_with_the_variance_of_its_block_sizes(D, variant, sizes):
