@@ -14,7 +14,7 @@ __all__ = ["plot_kernel_approximation", "plot_estimate_distribution"]
 def plot_kernel_approximation(K, K_approx, x, curves, *, current=None,
                               approx_label="approximation K̃", xlabel="output width D",
                               ylabel="relative error ‖ZZᵀ − K‖_F / ‖K‖_F", title=None):
-    """An exact kernel matrix, its approximation and their difference, beside the error
+    r"""An exact kernel matrix, its approximation and their difference, beside the error
     curves against the output width: one figure, four panels on two rows.
 
     Top row: K and :math:`\tilde K` on one colour scale (equal colours, equal values).
