@@ -31,7 +31,7 @@ def test_kernel_approximation_panels_scales_and_marker():
                                                        "K̃ − K (max |·| = 0.3)"]
     err_ax = [ax for ax in fig.axes if ax.get_lines()][0]
     assert err_ax.get_xscale() == err_ax.get_yscale() == "log"
-    assert _labels(err_ax) == ["RFF (mean of 2)", "∝ 1/√D", "D = 64 (left)"]
+    assert _labels(err_ax) == ["RFF (mean of 2)", "∝ 1/√D", "D = 64 (shown)"]
     mean, _, marker = err_ax.get_lines()
     np.testing.assert_allclose(mean.get_ydata(), errors.mean(axis=0))
     assert list(marker.get_xdata()) == [64, 64]

@@ -65,7 +65,7 @@ def plot_kernel_approximation(K, K_approx, x, curves, *, current=None,
         ax.set_yticks([])
     plot_error_curves(x, curves, xlabel=xlabel, ylabel=ylabel, ax=ax_err)
     if current is not None:
-        ax_err.axvline(current, color="0.3", ls=":", lw=1.2, label=f"D = {current:g} (left)")
+        ax_err.axvline(current, color="0.3", ls=":", lw=1.2, label=f"D = {current:g} (shown)")
         ax_err.legend(fontsize="small")
     for ax in fig.axes:
         ax.tick_params(labelsize="medium")
