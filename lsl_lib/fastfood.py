@@ -25,7 +25,8 @@ on x padded with zeros to :math:`d'`, the next power of two :math:`\ge d`. Each 
 V is distributed as a row of the dense :math:`N(0, \sigma^{-2} I)` matrix (see
 :class:`Fastfood`), but V costs :math:`O(d')` memory and :math:`Vx` costs
 :math:`O(d' \log d')` time instead of :math:`O(d'^2)`. Independent blocks are stacked
-for more than :math:`d'` frequencies. :class:`Fastfood` has a numpy reference
+for more than :math:`d'` frequencies, the last one cut to the rows that the width asks
+for. :class:`Fastfood` has a numpy reference
 (:func:`fastfood_project_numpy` then numpy's trigonometric functions) and a compiled
 path (:func:`fastfood_numba`) that gives the same numbers.
 
@@ -40,13 +41,14 @@ IEEE Transactions on Computers C-25(11), 1976.
 import math
 
 import numpy as np
-from sklearn.base import BaseEstimator, TransformerMixin, _fit_context
+from sklearn.base import (BaseEstimator, ClassNamePrefixFeaturesOutMixin, TransformerMixin,
+                          _fit_context)
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from lsl_lib._core.backend import jit, resolve_backend
 from lsl_lib._core.random import check_random_state
 from lsl_lib._core.validation import (FEATURE_MAP_CONSTRAINTS, ITERATIVE_CONSTRAINTS,
-                                     check_block_features, n_frequencies)
+                                     block_sizes, check_block_features, n_frequencies)
 from lsl_lib.kernels import _KERNEL_CONSTRAINTS, BLOCK_ELEMENTS, check_kernel_params
 
 DTYPES = (np.float64, np.float32)
@@ -260,7 +262,7 @@ def fastfood_project_numpy(X, B, P, G, S, out):
 
     For each block: pad X with zeros to d' columns times B, :func:`fwht`, permute
     (:math:`(\Pi u)_k = u_{P_k}`), times G, :func:`fwht`, times S, written into the
-    block's d' columns of ``out``.
+    block's d' columns of ``out`` (the last block's first columns, if ``out`` ends there).
 
     Parameters
     ----------
@@ -271,8 +273,8 @@ def fastfood_project_numpy(X, B, P, G, S, out):
         The permutations.
     S : ndarray of shape (n_blocks, d')
         The diagonal of S already divided by :math:`\sigma\sqrt{d'}`.
-    out : ndarray of shape (n, n_blocks * d')
-        Receives :math:`(V x_i)_j` (may be a view of a wider array).
+    out : ndarray of shape (n, m), (n_blocks - 1) d' < m <= n_blocks d'
+        Receives :math:`(V x_i)_j`, j < m (may be a view of a wider array).
     """
     n, d = X.shape
     n_blocks, d_padded = B.shape
@@ -284,7 +286,9 @@ def fastfood_project_numpy(X, B, P, G, S, out):
         mixed = np.take(padded, P[b], axis=1)
         mixed *= G[b]
         fwht_numpy(mixed)
-        np.multiply(mixed, S[b], out=out[:, b * d_padded:(b + 1) * d_padded])
+        start = b * d_padded
+        stop = min(start + d_padded, out.shape[1])
+        np.multiply(mixed[:, :stop - start], S[b, :stop - start], out=out[:, start:stop])
     return out
 
 
@@ -293,7 +297,8 @@ def fastfood_numba(X, B, P, G, S, offsets, scale, out):
     r"""Fastfood features of every row of X, in one compiled loop.
 
     Per row and block, the steps of :func:`fastfood_project_numpy` fused in two
-    buffers of d' entries, the projections kept in a buffer of m entries; then
+    buffers of d' entries, the projections kept in a buffer of ``n_blocks`` d' entries of
+    which the first m (``out``'s width, halved for sin-cos) are used; then
     ``out[i] = scale [cos(Vx), sin(Vx)]`` (``offsets`` empty: the sin-cos variant)
     or ``out[i] = scale cos(Vx + offsets)``. The projections are rounded to the dtype
     of ``out`` as on the numpy path, so both give the same numbers (the
@@ -301,10 +306,10 @@ def fastfood_numba(X, B, P, G, S, offsets, scale, out):
     """
     n, d = X.shape
     n_blocks, d_padded = B.shape
-    m = n_blocks * d_padded
+    m = out.shape[1] // 2 if offsets.shape[0] == 0 else out.shape[1]
     padded = np.empty(d_padded, dtype=out.dtype)
     mixed = np.empty(d_padded, dtype=out.dtype)
-    projection = np.empty(m, dtype=out.dtype)
+    projection = np.empty(n_blocks * d_padded, dtype=out.dtype)
     for i in range(n):
         for b in range(n_blocks):
             for k in range(d):
@@ -318,11 +323,11 @@ def fastfood_numba(X, B, P, G, S, offsets, scale, out):
             for k in range(d_padded):
                 projection[start + k] = mixed[k] * S[b, k]
         if offsets.shape[0] == 0:
-            cos_sin_scaled(projection, scale, out[i, :m], out[i, m:])
+            cos_sin_scaled(projection[:m], scale, out[i, :m], out[i, m:])
         else:
             for j in range(m):
                 projection[j] += offsets[j]
-            cos_scaled(projection, scale, out[i])
+            cos_scaled(projection[:m], scale, out[i])
 
 
 def next_power_of_two(d):
@@ -330,14 +335,15 @@ def next_power_of_two(d):
     return 1 << (int(d) - 1).bit_length()
 
 
-class Fastfood(TransformerMixin, BaseEstimator):
+class Fastfood(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
     r"""Fastfood random features for the Gaussian kernel, in :math:`O(D \log d)` time.
 
     Random Fourier features :math:`z(x) = \sqrt{1/m}\,[\cos(Wx), \sin(Wx)]` with
     :math:`W \sim N(0, \sigma^{-2} I)`, :math:`\sigma = 1/\sqrt{2\gamma}`, estimate
     :math:`k(x, y) = \exp(-\gamma\|x - y\|^2)` without bias, but the dense :math:`m \times d`
     matrix W costs :math:`O(md)` memory and time per example. Fastfood stacks
-    :math:`m/d'` independent blocks
+    :math:`\lceil m/d' \rceil` independent blocks (the last one cut to its first
+    :math:`m - (\lceil m/d' \rceil - 1) d'` rows)
 
     .. math::
 
@@ -361,8 +367,11 @@ class Fastfood(TransformerMixin, BaseEstimator):
     Parameters
     ----------
     n_components : int or None, default=None
-        D, the output width. The number of frequencies m (D/2 for ``'sincos'``, D for
-        ``'cos'``) must be a multiple of d'. None: one block (m = d').
+        D, the output width, any integer >= 1 (even for ``'sincos'``, as in
+        :class:`~lsl_lib.random_features.RandomFourierFeatures`). The m frequencies (D/2
+        for ``'sincos'``, D for ``'cos'``) are the rows of whole blocks of d' and the first
+        rows of one more block, each row still :math:`N(0, \sigma^{-2} I)`. None: one
+        block (m = d').
     gamma : float or None, default=None
         Kernel width :math:`\gamma > 0`; ``None`` is 1/d.
     variant : {'sincos', 'cos'}, default='sincos'
@@ -383,15 +392,17 @@ class Fastfood(TransformerMixin, BaseEstimator):
         d.
     n_padded_ : int
         d', the next power of two :math:`\ge d`.
+    n_frequencies_ : int
+        m.
     B_ : ndarray of shape (n_blocks, d'), float64
-        Diagonals of B (+-1), one row per block; n_blocks = m/d'.
+        Diagonals of B (+-1), one row per block; n_blocks = :math:`\lceil m/d' \rceil`.
     P_ : ndarray of shape (n_blocks, d'), int64
         Permutations: :math:`(\Pi u)_k = u_{P_k}`.
     G_ : ndarray of shape (n_blocks, d'), float64
         Diagonals of G.
     S_ : ndarray of shape (n_blocks, d'), float64
         Diagonals of S, :math:`s_i / \|G\|_F`.
-    offsets_ : ndarray of shape (D,), float64
+    offsets_ : ndarray of shape (m,), float64
         The phases b (``variant='cos'`` only).
 
     See Also
@@ -404,7 +415,8 @@ class Fastfood(TransformerMixin, BaseEstimator):
     -----
     Memory is :math:`O(D)` (four numbers per frequency, five with the phases), never
     a dense D x d matrix.
-    ``transform`` costs :math:`O(D \log d')` per example; the numpy path works on
+    ``transform`` costs :math:`O(D \log d')` per example (a cut last block costs a whole
+    one); the numpy path works on
     chunks of rows so that its temporary arrays stay below ``BLOCK_ELEMENTS``
     entries, the compiled path on one row at a time.
     Fastfood needs d >= 2 (with d = 1 there is nothing to mix: use random Fourier
@@ -428,6 +440,8 @@ class Fastfood(TransformerMixin, BaseEstimator):
     (100, 4096)
     >>> bool(np.abs(Z @ Z.T - kernel_matrix(X, gamma=0.1)).max() < 0.1)
     True
+    >>> Fastfood(n_components=500, random_state=0).fit(X).G_.shape  # 250 = 31 * 8 + 2
+    (32, 8)
     """
 
     kernel = "gaussian"
@@ -455,12 +469,12 @@ class Fastfood(TransformerMixin, BaseEstimator):
         d = X.shape[1]
         check_block_features(d, "Fastfood")
         d_padded = next_power_of_two(d)
-        m = n_frequencies(self.n_components, self.variant, d_padded,
-                          f"d'={d_padded}, the power of two at or above d={d}")
+        m = n_frequencies(self.n_components, self.variant, d_padded)
         self.gamma_ = check_kernel_params("gaussian", self.gamma, n_features=d)[1]
         self.n_padded_ = d_padded
+        self.n_frequencies_ = m
         rng = check_random_state(self.random_state)
-        shape = (m // d_padded, d_padded)
+        shape = (len(block_sizes(m, d_padded)), d_padded)
         self.B_ = rng.choice([-1.0, 1.0], size=shape)
         self.P_ = rng.permuted(np.broadcast_to(np.arange(d_padded), shape), axis=1)
         self.G_ = rng.standard_normal(shape)
@@ -479,7 +493,7 @@ class Fastfood(TransformerMixin, BaseEstimator):
         sigma = 1.0 / np.sqrt(2.0 * self.gamma_)
         factors = (self.B_.astype(dtype), self.P_, self.G_.astype(dtype),
                    (self.S_ / (sigma * np.sqrt(self.n_padded_))).astype(dtype))
-        m = self.B_.size
+        m = self.n_frequencies_
         scale = np.sqrt(1.0 / m) if self.variant == "sincos" else np.sqrt(2.0 / m)
         offsets = (self.offsets_ if self.variant == "cos" else np.empty(0)).astype(dtype)
         Z = np.empty((X.shape[0], 2 * m if self.variant == "sincos" else m), dtype=dtype)
@@ -498,6 +512,11 @@ class Fastfood(TransformerMixin, BaseEstimator):
                 np.cos(projection, out=projection)
         Z *= scale
         return Z
+
+    @property
+    def _n_features_out(self):
+        """D, the output width (read by ``get_feature_names_out``)."""
+        return 2 * self.n_frequencies_ if self.variant == "sincos" else self.n_frequencies_
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

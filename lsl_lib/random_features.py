@@ -34,7 +34,9 @@ frequencies of each block of d orthogonal, :math:`W_b^\top = \sigma^{-1} S Q` (Q
 orthogonal, S a diagonal of independent :math:`\chi(d)` lengths): negatively correlated
 terms, a lower variance (:func:`orf_variance`). SORF replaces S Q by the structured
 :math:`\sqrt{d'}\, H D_1 H D_2 H D_3` (H the normalised Walsh-Hadamard matrix, :math:`D_i`
-random signs, d padded to the power of two d'), applied in :math:`O(d \log d)`.
+random signs, d padded to the power of two d'), applied in :math:`O(d \log d)`. Any number
+m of frequencies is drawn as whole blocks and a last block cut to its first m mod d rows
+(rows of an orthogonal matrix: still orthogonal, each still Gaussian).
 
 References
 ----------
@@ -49,13 +51,14 @@ from numbers import Integral
 import numpy as np
 import scipy.sparse as sp
 from scipy.special import hyp1f1
-from sklearn.base import BaseEstimator, TransformerMixin, _fit_context
+from sklearn.base import (BaseEstimator, ClassNamePrefixFeaturesOutMixin, TransformerMixin,
+                          _fit_context)
 from sklearn.exceptions import NotFittedError
 from sklearn.utils._param_validation import StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from lsl_lib._core.random import check_random_state
-from lsl_lib._core.validation import (FEATURE_MAP_CONSTRAINTS, FEATURE_VARIANTS,
+from lsl_lib._core.validation import (FEATURE_MAP_CONSTRAINTS, FEATURE_VARIANTS, block_sizes,
                                      check_block_features, n_frequencies)
 from lsl_lib.fastfood import fwht, next_power_of_two
 from lsl_lib.kernels import _KERNEL_CONSTRAINTS, check_kernel_params, kernel_matrix
@@ -90,10 +93,15 @@ def draw_orthogonal_frequencies(n_features, n_freq, sigma, rng):
     its own :math:`s_i \sim \chi(d)`, the length of a Gaussian vector, so that each row of
     :math:`W_b^\top` is :math:`\mathcal N(0, I/\sigma^2)` on its own.
 
+    When ``n_freq`` is not a multiple of d, the last block is drawn whole and cut to its
+    first ``n_freq mod d`` rows: rows of an orthogonal matrix, still orthogonal, each still
+    :math:`\mathcal N(0, I/\sigma^2)`. Whole blocks come first and consume the generator as
+    they would alone, so a seed gives the same first blocks at every width.
+
     Returns
     -------
     W : ndarray of shape (n_features, n_freq)
-        Column block b (of d columns) holds :math:`W_b`; ``n_freq`` is a multiple of d.
+        Column block b (of d columns, the last one possibly fewer) holds :math:`W_b`.
     """
     d = n_features
     W = np.empty((d, n_freq))
@@ -101,7 +109,8 @@ def draw_orthogonal_frequencies(n_features, n_freq, sigma, rng):
         Q, R = np.linalg.qr(rng.standard_normal((d, d)))
         Q *= np.sign(np.diag(R))
         lengths = np.sqrt(rng.chisquare(d, size=d))
-        W[:, start:start + d] = (lengths[:, None] * Q).T / sigma
+        rows = min(d, n_freq - start)
+        W[:, start:start + rows] = (lengths[:rows, None] * Q[:rows]).T / sigma
     return W
 
 
@@ -137,8 +146,15 @@ def sorf_projections(X, signs, scale):
     return P.reshape(n, n_blocks * d_pad)
 
 
-class _FourierFeatures(TransformerMixin, BaseEstimator):
-    """What RFF, ORF and SORF share: the trig map of the projections, the tags."""
+class _FourierFeatures(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
+    """What RFF, ORF and SORF share: the trig map of the projections, the feature names
+    (``get_feature_names_out``: the class name and the column, as scikit-learn's
+    ``RBFSampler``), the tags."""
+
+    @property
+    def _n_features_out(self):
+        """D, the output width (read by ``get_feature_names_out``)."""
+        return 2 * self.n_frequencies_ if self.variant == "sincos" else self.n_frequencies_
 
     def _sparse_input(self):
         """'csr' when X enters only through the product :math:`XW` (a sparse X is then
@@ -203,8 +219,8 @@ class RandomFourierFeatures(_FourierFeatures):
     Parameters
     ----------
     n_components : int, default=100
-        D, the output width: m = D/2 frequencies for 'sincos' (D must be even), m = D
-        for 'cos'.
+        D, the output width: m = D/2 frequencies for 'sincos' (D must be even: a cos and
+        a sin per frequency; an odd D is refused, use 'cos'), m = D for 'cos' (any D).
     kernel : {'gaussian', 'laplacian', 'cauchy'}, default='gaussian'
         The kernel, as in :mod:`lsl_lib.kernels`.
     gamma : float > 0, default=None
@@ -266,6 +282,9 @@ class RandomFourierFeatures(_FourierFeatures):
     >>> Z = RandomFourierFeatures(n_components=20000, gamma=0.5, random_state=0).fit_transform(X)
     >>> Z.shape, bool(np.abs(Z @ Z.T - kernel_matrix(X, gamma=0.5)).max() < 0.03)
     ((5, 20000), True)
+    >>> RandomFourierFeatures(n_components=4).fit(X).get_feature_names_out()
+    array(['randomfourierfeatures0', 'randomfourierfeatures1',
+           'randomfourierfeatures2', 'randomfourierfeatures3'], dtype=object)
     """
 
     _parameter_constraints = {**_FEATURE_CONSTRAINTS,
@@ -299,7 +318,8 @@ class RandomFourierFeatures(_FourierFeatures):
 class OrthogonalRandomFeatures(_FourierFeatures):
     r"""Orthogonal random features, ORF and SORF (Yu et al. 2016), of the Gaussian kernel.
 
-    The frequencies come in independent blocks of d (padded: d') orthogonal ones:
+    The frequencies come in independent blocks of d (padded: d') orthogonal ones, the last
+    block cut to the rows that the width asks for:
 
     .. math::
 
@@ -315,9 +335,11 @@ class OrthogonalRandomFeatures(_FourierFeatures):
     Parameters
     ----------
     n_components : int or None, default=None
-        D, the output width. The number of frequencies m (D/2 for 'sincos', D for 'cos')
-        must be a multiple of d (ORF) or of d', the power of two at or above d (SORF).
-        None: one block (m = d or d').
+        D, the output width, any integer >= 1 (even for 'sincos', as in
+        :class:`RandomFourierFeatures`). The m frequencies (D/2 for 'sincos', D for 'cos')
+        fill :math:`\lfloor m/d \rfloor` whole blocks of d (ORF) or d', the power of two at
+        or above d (SORF), and the first m mod d (d') rows of one more block, whose rows are
+        still orthogonal. None: one block (m = d or d').
     gamma : float > 0, default=None
         Width of :math:`\exp(-\gamma\|x - y\|^2)`; ``None`` is 1/d.
     structured : bool, default=False
@@ -337,8 +359,9 @@ class OrthogonalRandomFeatures(_FourierFeatures):
     frequencies_ : ndarray of shape (n_features, m), ``dtype``
         ORF's W, one frequency per column, block b in columns ``b*d`` to ``(b+1)*d``
         (ORF only).
-    signs_ : ndarray of shape (m / d', 3, d'), ``dtype``
-        SORF's :math:`D_1, D_2, D_3` of each block (SORF only).
+    signs_ : ndarray of shape (ceil(m / d'), 3, d'), ``dtype``
+        SORF's :math:`D_1, D_2, D_3` of each block (SORF only); the last block's
+        projections are computed whole and cut to m.
     n_padded_ : int
         d' (SORF only).
     offsets_ : ndarray of shape (m,), ``dtype``
@@ -369,7 +392,9 @@ class OrthogonalRandomFeatures(_FourierFeatures):
 
     the second term being the covariance of two terms of a block
     (:math:`w_1^\top\delta \pm w_2^\top\delta` has the law of a :math:`\chi(2d)` length
-    times a coordinate of a uniform unit vector). ORF is unbiased; SORF, whose rows all
+    times a coordinate of a uniform unit vector). A block cut to r < d rows keeps that
+    covariance between its rows (:func:`orf_variance` with ``n_components``). ORF is
+    unbiased; SORF, whose rows all
     have the length :math:`\sqrt{d'}/\sigma`, has a bias that vanishes as d grows
     (Yu et al., Theorem 3). ORF accepts a CSR matrix X (only :math:`XW` reads it); SORF,
     which pads and transforms X itself, needs it dense.
@@ -392,6 +417,8 @@ class OrthogonalRandomFeatures(_FourierFeatures):
     True
     >>> OrthogonalRandomFeatures(n_components=32, structured=True).fit_transform(X).shape
     (4, 32)
+    >>> OrthogonalRandomFeatures(n_components=22, random_state=0).fit(X).frequencies_.shape
+    (8, 11)
     """
 
     kernel = "gaussian"
@@ -416,17 +443,15 @@ class OrthogonalRandomFeatures(_FourierFeatures):
         d = X.shape[1]
         check_block_features(d, type(self).__name__)
         block = next_power_of_two(d) if self.structured else d
-        m = n_frequencies(self.n_components, self.variant, block,
-                          f"d'={block}, the power of two at or above d={d}" if self.structured
-                          else f"d={d}")
+        m = n_frequencies(self.n_components, self.variant, block)
         _, self.gamma_, _, _ = check_kernel_params("gaussian", self.gamma, n_features=d)
         rng = check_random_state(self.random_state)
         self.n_frequencies_ = m
         sigma = 1.0 / np.sqrt(2.0 * self.gamma_)
         if self.structured:
             self.n_padded_ = block
-            self.signs_ = np.where(rng.random((m // block, 3, block)) < 0.5, -1.0,
-                                   1.0).astype(self.dtype)
+            self.signs_ = np.where(rng.random((len(block_sizes(m, block)), 3, block)) < 0.5,
+                                   -1.0, 1.0).astype(self.dtype)
         else:
             self.frequencies_ = draw_orthogonal_frequencies(d, m, sigma, rng).astype(self.dtype)
         self._draw_offsets(rng)
@@ -440,7 +465,11 @@ class OrthogonalRandomFeatures(_FourierFeatures):
             return super()._project(X, out)
         d_pad = self.n_padded_
         sigma = 1.0 / np.sqrt(2.0 * self.gamma_)
-        return sorf_projections(X, self.signs_, 1.0 / (sigma * d_pad))
+        P = sorf_projections(X, self.signs_, 1.0 / (sigma * d_pad))
+        if P.shape[1] == out.shape[1]:
+            return P
+        out[...] = P[:, :out.shape[1]]  # the last block cut to its first rows
+        return out
 
 
 def kernel_approximation_error(transformer, X, kernel=None, gamma=None, degree=None,
@@ -566,7 +595,7 @@ def rff_variance(z, n_components, variant="sincos"):
     return (1 + k2 / 2 - k ** 2) / n_components
 
 
-def orf_variance(z, d, variant="sincos", n_blocks=1, leading_order=False):
+def orf_variance(z, d, variant="sincos", n_blocks=1, leading_order=False, n_components=None):
     r"""Variance of the orthogonal-random-feature estimate of the Gaussian kernel.
 
     ORF (:class:`OrthogonalRandomFeatures`, ``structured=False``) with ``n_blocks``
@@ -584,6 +613,18 @@ def orf_variance(z, d, variant="sincos", n_blocks=1, leading_order=False):
     the terms of two frequencies of a block, :math:`\operatorname{Cov}(\cos w_1^\top\delta,
     \cos w_2^\top\delta)` (the random phases of 'cos' add none); independent blocks divide
     it by ``n_blocks``.
+
+    Any width. With ``n_components``, m = D/2 ('sincos') or D ('cos') frequencies fill
+    blocks of sizes :math:`r_b` (whole blocks of d, then one of m mod d rows, as
+    :class:`OrthogonalRandomFeatures` draws them). The rows of a cut block are rows of the
+    same Haar matrix, so any two of them still have the covariance C, and the average of the
+    m terms has the variance
+
+    .. math::
+
+        \operatorname{Var} = \frac{1}{m^2}\Big(m\,v_1 + C \sum_b r_b (r_b - 1)\Big),
+
+    which is the form above for whole blocks (:math:`r_b = d`).
 
     Derivation (ours). :math:`w_i = s_i q_i/\sigma` with :math:`(q_1, q_2)` orthonormal and
     Haar-distributed, :math:`s_i \sim \chi(d)` independent. Since
@@ -611,11 +652,15 @@ def orf_variance(z, d, variant="sincos", n_blocks=1, leading_order=False):
         The input dimension, the size of a block.
     variant : {'sincos', 'cos'}, default='sincos'
     n_blocks : int >= 1, default=1
-        Independent blocks (m = ``n_blocks`` · d frequencies).
+        Independent whole blocks (m = ``n_blocks`` · d frequencies).
     leading_order : bool, default=False
         Return Yu et al.'s expansion without its :math:`O(1/d^2)` remainder,
         :math:`(v_1/d - \frac{d-1}{d}\frac{e^{-z^2}z^4}{2d})/n_\text{blocks}`, instead of
         the exact form.
+    n_components : int >= 1, default=None
+        D, the output width (even for 'sincos'), any multiple of d or not: the blocks are
+        those of :class:`OrthogonalRandomFeatures` at that width. ``None``: ``n_blocks``
+        whole blocks; give one of the two.
 
     Returns
     -------
@@ -642,6 +687,8 @@ def orf_variance(z, d, variant="sincos", n_blocks=1, leading_order=False):
     >>> from lsl_lib.random_features import orf_variance, rff_variance
     >>> round(float(orf_variance(1.0, 16) / rff_variance(1.0, 32)), 3)  # d = 16, D = 32
     0.158
+    >>> round(float(orf_variance(1.0, 16, n_components=40) / rff_variance(1.0, 40)), 3)
+    0.292
     """
     z = _check_variance_args(z, variant)
     if not isinstance(d, Integral) or d < 2:
@@ -649,10 +696,21 @@ def orf_variance(z, d, variant="sincos", n_blocks=1, leading_order=False):
                          f"got d={d!r}.")
     if not isinstance(n_blocks, Integral) or n_blocks < 1:
         raise ValueError(f"n_blocks must be an integer >= 1, got n_blocks={n_blocks!r}.")
+    if n_components is None:
+        sizes = [d] * n_blocks
+    else:
+        if not isinstance(n_components, Integral) or n_components < 1:
+            raise ValueError(f"n_components must be an integer >= 1, "
+                             f"got n_components={n_components!r}.")
+        if n_blocks != 1:
+            raise ValueError(f"give n_blocks or n_components, not both (got "
+                             f"n_blocks={n_blocks}, n_components={n_components}).")
+        sizes = block_sizes(n_frequencies(n_components, variant), d)
+    m = sum(sizes)
     k, k2 = np.exp(-z ** 2 / 2), np.exp(-2 * z ** 2)
     one_term = 0.5 + k2 / 2 - k ** 2 if variant == "sincos" else 1 + k2 / 2 - k ** 2
     if leading_order:
         cov = -np.exp(-z ** 2) * z ** 4 / (2 * d)
     else:
         cov = hyp1f1(d, d / 2, -z ** 2 / 2) - np.exp(-z ** 2)
-    return (one_term / d + (d - 1) / d * cov) / n_blocks
+    return (m * one_term + cov * sum(r * (r - 1) for r in sizes)) / m ** 2

@@ -67,6 +67,17 @@ def batch_size_slider(value=1, options=(1, 2, 4, 8, 16, 32, 64, 128, 256), descr
                                    continuous_update=False, **_LAYOUT)
 
 
+def width_slider(value=256, min_exponent=4, max_exponent=12, description="D (output width)"):
+    """An output width D (random features, landmarks) over the powers of two
+    2**min_exponent to 2**max_exponent: equal steps on the log scale of the error plots,
+    as for k, so that a small drag never jumps from 256 to 2592."""
+    options = [2 ** e for e in range(min_exponent, max_exponent + 1)]
+    if value not in options:
+        raise ValueError(f"value must be a power of two from {options[0]} to {options[-1]}, "
+                         f"got value={value!r}.")
+    return batch_size_slider(value, options, description)
+
+
 def choice(options, value=None, description=""):
     """A dropdown over ``options`` (a sampling scheme, a loss, an averaging...)."""
     options = list(options)

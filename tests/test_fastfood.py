@@ -221,13 +221,88 @@ def test_kernel_estimate_is_unbiased(variant):
     assert np.all(np.abs(block_means.mean(axis=1) - targets) < 4 * standard_errors)
 
 
-# ---------------------------------------------------------------- Fastfood: paths, seeds, dtypes
+# ---------------------------------------------------------------- any width: a cut last block
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("D,variant", [(38, "sincos"), (21, "cos"), (2, "sincos"), (1, "cos")])
+def test_cut_block_is_the_first_rows_of_the_dense_product(D, variant, backend):
+    """d = 12, d' = 16: m = 19 (a whole block and 3 rows), 21 (16 + 5), 1. The features are
+    the trig map of the first m rows of the stacked V, scaled by the m actually used."""
+    d = 12
+    X = np.random.default_rng(2).normal(size=(30, d))
+    f = Fastfood(n_components=D, gamma=0.3, variant=variant, backend=backend,
+                 random_state=3).fit(X)
+    m = D // 2 if variant == "sincos" else D
+    assert f.n_frequencies_ == m and f.G_.shape == (-(-m // 16), 16)
+    projection = np.hstack([X, np.zeros((30, 4))]) @ _dense_V(f)[:m].T
+    if variant == "sincos":
+        expected = np.sqrt(1.0 / m) * np.hstack([np.cos(projection), np.sin(projection)])
+    else:
+        assert f.offsets_.shape == (m,)
+        expected = np.sqrt(2.0 / m) * np.cos(projection + f.offsets_)
+    Z = f.transform(X)
+    assert Z.shape == (30, D)
+    np.testing.assert_allclose(Z, expected, rtol=1e-10, atol=1e-13)
+
 
 @pytest.mark.parametrize("variant", ["sincos", "cos"])
+def test_same_seed_same_features_at_a_cut_width(variant):
+    """A cut width is as reproducible as a whole one, and a cut block's factors have the
+    laws of a whole block's (P a permutation, B signs)."""
+    X = np.random.default_rng(3).normal(size=(8, 5))
+    D = 2 * 11 if variant == "sincos" else 11
+    a = Fastfood(n_components=D, variant=variant, random_state=5).fit(X)
+    b = Fastfood(n_components=D, variant=variant, random_state=5).fit(X)
+    np.testing.assert_array_equal(a.transform(X), b.transform(X))
+    np.testing.assert_array_equal(np.sort(a.P_, axis=1), np.tile(np.arange(8), (2, 1)))
+    assert set(np.unique(a.B_)) == {-1.0, 1.0}
+
+
+@pytest.mark.parametrize("variant", ["sincos", "cos"])
+def test_cut_block_is_unbiased(variant):
+    """m = 3 rows of one block (d = 5, d' = 8): every row of V is N(0, I/sigma^2), so the
+    mean of z(x).z(y) over 2000 seeds is k(x, y), within 4 SE."""
+    d, gamma = 5, 0.5
+    rng = np.random.default_rng(6)
+    directions = rng.normal(size=(3, d))
+    directions /= np.linalg.norm(directions, axis=1, keepdims=True)
+    targets = np.array([0.9, 0.5, 0.1])
+    X = np.vstack([np.zeros(d), directions * np.sqrt(-np.log(targets) / gamma)[:, None]])
+    D = 6 if variant == "sincos" else 3
+    est = np.empty((2000, 3))
+    for seed in range(2000):
+        Z = Fastfood(n_components=D, gamma=gamma, variant=variant,
+                     random_state=seed).fit_transform(X)
+        est[seed] = Z[1:] @ Z[0]
+    se = est.std(axis=0, ddof=1) / np.sqrt(len(est))
+    assert np.all(np.abs(est.mean(axis=0) - targets) < 4 * se)
+
+
+@pytest.mark.parametrize("D,variant", [(38, "sincos"), (21, "cos")])
+def test_feature_names_out_and_named_pipelines(D, variant):
+    from sklearn.linear_model import Ridge
+    from sklearn.pipeline import make_pipeline
+    f = Fastfood(n_components=D, variant=variant, random_state=0).fit(_X)
+    names = f.get_feature_names_out()
+    assert list(names) == [f"fastfood{i}" for i in range(D)]
+    pipe = make_pipeline(clone(f), Ridge()).fit(_X, np.arange(len(_X), dtype=float))
+    np.testing.assert_array_equal(pipe[:-1].get_feature_names_out(), names)
+
+
+def test_set_output_pandas_gives_named_columns():
+    pd = pytest.importorskip("pandas")
+    f = Fastfood(n_components=21, variant="cos", random_state=0).set_output(transform="pandas")
+    frame = f.fit_transform(_X)
+    assert isinstance(frame, pd.DataFrame)
+    assert list(frame.columns) == list(f.get_feature_names_out())
+
+
+# ---------------------------------------------------------------- Fastfood: paths, seeds, dtypes
+
+@pytest.mark.parametrize("variant,D", [("sincos", 96), ("cos", 48), ("sincos", 70), ("cos", 35)])
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
-def test_numpy_and_numba_give_the_same_features(variant, dtype, monkeypatch):
+def test_numpy_and_numba_give_the_same_features(variant, D, dtype, monkeypatch):
     X = np.random.default_rng(8).normal(size=(50, 12))
-    D = 96 if variant == "sincos" else 48
 
     def features(backend):
         return Fastfood(n_components=D, gamma=0.3, variant=variant, dtype=dtype, backend=backend,
@@ -283,27 +358,35 @@ def test_kernel_error_is_comparable_to_dense_random_fourier_features():
 
 # ---------------------------------------------------------------- Fastfood: contract, bad input
 
-# The checks' data have 2 to 10 features (d' <= 16): 16 frequencies fit every d'. These
-# checks set n_components = 1, which can never be whole blocks of d' frequencies (nor even,
-# for 'sincos'): refused with a ValueError naming n_components, as the test below asserts
-# (check_fit2d_1feature passes: one feature is refused first, with the expected message).
+# The checks' data have 2 to 10 features (d' <= 16); the widths below end in a cut block for
+# every d'. These checks set n_components = 1: any width works for 'cos' (as RBFSampler),
+# but the sin-cos map has the width 2m, so a 'sincos' Fastfood refuses 1 with a ValueError
+# naming n_components, as the test below asserts (check_fit2d_1feature passes: one feature
+# is refused first, with the expected message).
 _N_COMPONENTS_ONE = ("check_dont_overwrite_parameters", "check_methods_sample_order_invariance",
                      "check_methods_subset_invariance", "check_fit2d_1sample",
                      "check_fit2d_predict1d")
-_CHECKED = [Fastfood(n_components=32, random_state=0),
-            Fastfood(n_components=16, variant="cos", dtype=np.float32, backend="numpy",
-                     random_state=0)]
+_CHECKED = [Fastfood(n_components=38, random_state=0),
+            Fastfood(n_components=21, variant="cos", dtype=np.float32, backend="numpy",
+                     random_state=0),
+            Fastfood(n_components=5, variant="cos", random_state=0)]
+
+
+def _n_components_one_refused(estimator):
+    return _N_COMPONENTS_ONE if estimator.variant == "sincos" else ()
 
 
 @parametrize_with_checks(_CHECKED, expected_failed_checks=lambda est: {
-    name: "scikit-learn sets n_components=1" for name in _N_COMPONENTS_ONE}, xfail_strict=True)
+    name: "scikit-learn sets n_components=1, odd for 'sincos'"
+    for name in _n_components_one_refused(est)}, xfail_strict=True)
 def test_scikit_learn_contract(estimator, check):
     check(estimator)
 
 
-@pytest.mark.parametrize("estimator", _CHECKED, ids=repr)
+@pytest.mark.parametrize("estimator", [e for e in _CHECKED if _n_components_one_refused(e)],
+                         ids=repr)
 def test_checks_setting_n_components_to_one_fail_for_that(estimator):
-    for name in _N_COMPONENTS_ONE:
+    for name in _n_components_one_refused(estimator):
         with pytest.raises((ValueError, AssertionError), match="n_components=1"):
             getattr(estimator_checks, name)("Fastfood", clone(estimator))
 
@@ -316,9 +399,9 @@ _X = np.random.default_rng(14).normal(size=(10, 12))
     (lambda: Fastfood(gamma=0.0, n_components=32), _X, "gamma"),
     (lambda: Fastfood(gamma=-1.0, n_components=32), _X, "gamma"),
     (lambda: Fastfood(variant="sin", n_components=32), _X, "variant"),
-    (lambda: Fastfood(n_components=33), _X, "n_components must be even"),
-    (lambda: Fastfood(n_components=48), _X, r"n_components=48 .*multiple of d'=16.*32"),
-    (lambda: Fastfood(n_components=24, variant="cos"), _X, r"n_components=24 .*multiple of 16"),
+    (lambda: Fastfood(n_components=33), _X,
+     "n_components must be even .*n_components=33; use n_components=34 or variant='cos'"),
+    (lambda: Fastfood(n_components=2.0), _X, "n_components"),
     (lambda: Fastfood(n_components=32), _X[:, :1], "n_features=1"),
     (lambda: Fastfood(n_components=32), np.where(_X > 1, np.nan, _X), "NaN"),
     (lambda: Fastfood(n_components=32, backend="cuda"), _X, "backend"),

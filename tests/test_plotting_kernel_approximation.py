@@ -51,6 +51,19 @@ def test_matrices_share_one_scale_or_get_their_own():
     assert image.get_cmap().name == "RdBu_r"
 
 
+def test_matrices_wrap_onto_rows():
+    K = np.eye(3)
+    fig = plot_matrices({"a": K, "b": 2 * K, "c": 3 * K}, ncols=2, width=3.0)
+    panels = [ax for ax in fig.axes if ax.images]
+    assert [(ax.get_subplotspec().rowspan.start, ax.get_subplotspec().colspan.start)
+            for ax in panels] == [(0, 0), (0, 1), (1, 0)]
+    assert tuple(fig.get_size_inches()) == pytest.approx((6.0, 6.0))
+    assert all(im.get_clim() == pytest.approx((0.0, 3.0)) for ax in panels for im in ax.images)
+    assert len([ax for ax in fig.axes if ax.axison]) == 4  # three panels, one colour bar
+    one_row = plot_matrices({"a": K, "b": K}, ncols=5)
+    assert tuple(one_row.get_size_inches()) == pytest.approx((6.8, 3.4))
+
+
 def test_spectrum_is_sorted_relative_and_positive():
     fig = plot_spectrum({"γ = 1": [0.5, 2.0, 1e-20, -1e-15, 1.0]}, n_show=4)
     line = fig.axes[0].get_lines()[0]

@@ -31,12 +31,33 @@ def test_kernel_approximation_panels_scales_and_marker():
                                                        "K̃ − K (max |·| = 0.3)"]
     err_ax = [ax for ax in fig.axes if ax.get_lines()][0]
     assert err_ax.get_xscale() == err_ax.get_yscale() == "log"
-    assert _labels(err_ax) == ["RFF (mean of 2)", "∝ 1/√D", "D = 64 (left)"]
+    assert _labels(err_ax) == ["RFF (mean of 2)", "∝ 1/√D", "D = 64 (shown)"]
     mean, _, marker = err_ax.get_lines()
     np.testing.assert_allclose(mean.get_ydata(), errors.mean(axis=0))
     assert list(marker.get_xdata()) == [64, 64]
     assert fig.get_suptitle() == "t"
     assert len(fig.axes) == 6  # four panels and two colour bars
+    # two rows of two panels (readable beside a file browser): K, K̃ above; K̃ − K, error below
+    rows = [ax.get_subplotspec().rowspan.start for ax in (*with_images, err_ax)]
+    cols = [ax.get_subplotspec().colspan.start for ax in (*with_images, err_ax)]
+    assert rows == [0, 0, 1, 1] and cols == [0, 1, 0, 1]
+    width, height = fig.get_size_inches()
+    assert width <= 10.5 and height >= 0.7 * width
+
+
+def test_difference_colour_bar_ends_at_the_maximum_in_the_title():
+    rng = np.random.default_rng(0)
+    K = np.eye(5)
+    K_approx = K + rng.normal(scale=0.05, size=(5, 5))
+    top = np.abs(K_approx - K).max()
+    fig = plot_kernel_approximation(K, K_approx, [1, 2], {"a": [1.0, 0.5]})
+    diff_ax = [ax for ax in fig.axes if ax.images][2]
+    bar = diff_ax.images[0].colorbar
+    ticks = bar.get_ticks()
+    assert ticks.min() == pytest.approx(-top) and ticks.max() == pytest.approx(top)
+    labels = [t.get_text() for t in bar.ax.get_yticklabels()]
+    assert labels[0] == f"−{top:.2g}" and labels[-1] == f"{top:.2g}"
+    assert diff_ax.get_title() == f"K̃ − K (max |·| = {top:.2g})"
 
 
 def test_kernel_approximation_without_marker():

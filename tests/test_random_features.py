@@ -18,6 +18,7 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 import lsl_lib.random_features as rf
 from lsl_lib.fastfood import fwht
 from lsl_lib.kernels import PolynomialFeatureMap, kernel_matrix
+from lsl_lib._core.validation import block_sizes, n_frequencies
 from lsl_lib.random_features import (OrthogonalRandomFeatures, RandomFourierFeatures,
                                      kernel_approximation_error, orf_variance, rff_variance)
 
@@ -192,6 +193,154 @@ def test_orf_variance_with_two_blocks_matches_monte_carlo():
     np.testing.assert_array_less(np.abs(var - orf_variance(z, d, n_blocks=2)), N_SE * se)
 
 
+# ---------------------------------------------------------------- any width: a cut last block
+
+def test_n_frequencies_and_block_sizes():
+    """m = D/2 ('sincos', D even) or D ('cos'), any D; None is one block. The blocks are
+    whole ones and a cut last one."""
+    assert n_frequencies(10, "sincos") == 5 and n_frequencies(7, "cos") == 7
+    assert n_frequencies(500, "sincos", 123) == 250 and n_frequencies(None, "cos", 16) == 16
+    with pytest.raises(ValueError, match="n_components must be even .*n_components=7; "
+                                         "use n_components=8 or variant='cos'"):
+        n_frequencies(7, "sincos", 16)
+    assert block_sizes(250, 123) == [123, 123, 4]
+    assert block_sizes(246, 123) == [123, 123] and block_sizes(3, 8) == [3]
+    assert sum(block_sizes(1001, 64)) == 1001
+
+
+@pytest.mark.parametrize("D,variant,sizes", [(6, "sincos", [3]), (12, "sincos", [4, 2]),
+                                             (7, "cos", [4, 3]), (5, "cos", [4, 1])])
+def test_cut_block_is_unbiased_with_the_variance_of_its_block_sizes(D, variant, sizes):
+    """d = 4, m = D/2 ('sincos') or D ('cos') frequencies in whole blocks and one cut block:
+    the blocks that fit() draws, the mean k (unbiased: a cut block's rows are still
+    N(0, I/sigma^2)) and orf_variance(n_components=D), (m v_1 + C sum_b r_b(r_b - 1)) / m^2,
+    all within 4 SE of Monte Carlo over seeds."""
+    d, gamma = 4, 0.5
+    z = np.array([0.5, 1.0, 2.0])
+    X = _points_at(np.exp(-z ** 2 / 2), gamma, d)
+    m = n_frequencies(D, variant)
+    assert block_sizes(m, d) == sizes
+    est = _estimates(lambda s: OrthogonalRandomFeatures(D, gamma=gamma, variant=variant,
+                                                        random_state=s), X, 2000)
+    mean, se_mean = _mean_and_se(est)
+    np.testing.assert_array_less(np.abs(mean - np.exp(-z ** 2 / 2)), N_SE * se_mean)
+    var, se = _variance_and_se(est)
+    expected = orf_variance(z, d, variant, n_components=D)
+    np.testing.assert_array_less(np.abs(var - expected), N_SE * se)
+    # the closed form itself, from the one-block pieces: v_1 = m Var_RFF, C from one block
+    v1 = m * rff_variance(z, D, variant)
+    C = (d * orf_variance(z, d, variant) - v1) / (d - 1)
+    pairs = sum(r * (r - 1) for r in sizes)
+    np.testing.assert_allclose(expected, (m * v1 + C * pairs) / m ** 2, rtol=1e-12)
+
+
+def test_orf_variance_of_whole_blocks_is_the_same_by_width_or_by_blocks():
+    z = np.array([0.3, 1.0, 2.5])
+    for variant, per in (("sincos", 2), ("cos", 1)):
+        for n_blocks in (1, 3):
+            np.testing.assert_allclose(
+                orf_variance(z, 6, variant, n_components=per * 6 * n_blocks),
+                orf_variance(z, 6, variant, n_blocks=n_blocks), rtol=1e-12)
+        # one frequency: no pair, the variance of one RFF term
+        np.testing.assert_allclose(orf_variance(z, 6, variant, n_components=per),
+                                   rff_variance(z, per, variant), rtol=1e-12)
+
+
+@pytest.mark.parametrize("structured", [False, True])
+@pytest.mark.parametrize("D,variant", [(1, "cos"), (2, "sincos"), (7, "cos"), (10, "sincos"),
+                                       (500, "sincos"), (123, "cos")])
+def test_any_width_works_and_whole_blocks_keep_their_numbers(D, variant, structured):
+    """Any n_components gives D columns; the same seed draws the same whole blocks as at
+    the whole-block width below it (the cut block comes after them in the seed's stream)."""
+    X = np.random.default_rng(4).normal(size=(9, 6))
+    block = 8 if structured else 6
+    est = OrthogonalRandomFeatures(D, structured=structured, variant=variant, random_state=2)
+    Z = est.fit_transform(X)
+    m = D // 2 if variant == "sincos" else D
+    assert Z.shape == (9, D) and est.n_frequencies_ == m and np.all(np.isfinite(Z))
+    n_whole = m // block
+    if not n_whole:
+        return
+    per = 2 if variant == "sincos" else 1
+    whole = OrthogonalRandomFeatures(per * n_whole * block, structured=structured,
+                                     variant=variant, random_state=2).fit(X)
+    if structured:
+        np.testing.assert_array_equal(est.signs_[:n_whole], whole.signs_)
+    else:
+        np.testing.assert_array_equal(est.frequencies_[:, :n_whole * block], whole.frequencies_)
+    if variant == "sincos":  # the same features, scaled by sqrt(1/m) instead of sqrt(1/m_whole)
+        mw = n_whole * block
+        Zw = whole.transform(X) * np.sqrt(mw)
+        np.testing.assert_allclose(Z[:, :mw] * np.sqrt(m), Zw[:, :mw], rtol=1e-12, atol=1e-14)
+        np.testing.assert_allclose(Z[:, m:m + mw] * np.sqrt(m), Zw[:, mw:], rtol=1e-12,
+                                   atol=1e-14)
+
+
+def test_rows_of_a_cut_orf_block_are_orthogonal_and_gaussian_in_length():
+    """123 features, D = 500 sin-cos: m = 250 = 2 blocks of 123 and 4 rows of a third. The
+    cut rows are orthogonal (to machine precision, relative to their squared lengths) and
+    not orthogonal to the other blocks' rows; their lengths are sigma^{-1} chi(d) draws."""
+    d, gamma = 123, 0.01
+    orf = OrthogonalRandomFeatures(500, gamma=gamma, random_state=0).fit(np.zeros((2, d)))
+    W = orf.frequencies_
+    assert W.shape == (d, 250)
+    cut = W[:, 246:]
+    gram = cut.T @ cut
+    lengths2 = np.diag(gram)
+    assert np.abs(gram - np.diag(lengths2)).max() < 1e-12 * lengths2.max()
+    assert np.abs(cut.T @ W[:, :123]).max() > 0.05 * lengths2.max()
+    # the cut rows are the first rows of the block that the seed draws after the whole ones
+    full = OrthogonalRandomFeatures(2 * 369, gamma=gamma, random_state=0).fit(np.zeros((2, d)))
+    np.testing.assert_array_equal(full.frequencies_[:, :250], W)
+
+
+def test_rows_of_a_cut_sorf_block_are_orthogonal():
+    """SORF with d = d' = 8 and m = 8 + 3: the 3 rows of the cut block, formed from its
+    signs, are orthogonal with the length sqrt(d')/sigma, and the features are the trig map
+    of those rows."""
+    X = np.random.default_rng(5).normal(size=(6, 8))
+    sorf = OrthogonalRandomFeatures(22, structured=True, gamma=0.25, random_state=3).fit(X)
+    assert sorf.signs_.shape == (2, 3, 8)
+    blocks = _sorf_blocks(sorf)
+    cut = blocks[1, :3]
+    np.testing.assert_allclose(cut @ cut.T, 2 * 0.25 * 8 * np.eye(3), atol=1e-12)
+    P = X @ blocks.reshape(-1, 8)[:11].T
+    np.testing.assert_allclose(sorf.transform(X),
+                               np.hstack([np.cos(P), np.sin(P)]) / np.sqrt(11),
+                               rtol=1e-12, atol=1e-13)
+
+
+# ---------------------------------------------------------------- feature names
+
+@pytest.mark.parametrize("est,prefix,width", [
+    (RandomFourierFeatures(6, random_state=0), "randomfourierfeatures", 6),
+    (RandomFourierFeatures(5, variant="cos", random_state=0), "randomfourierfeatures", 5),
+    (OrthogonalRandomFeatures(10, random_state=0), "orthogonalrandomfeatures", 10),
+    (OrthogonalRandomFeatures(structured=True, variant="cos", random_state=0),
+     "orthogonalrandomfeatures", 4),
+])
+def test_feature_names_out_name_every_column(est, prefix, width):
+    from sklearn.linear_model import Ridge
+    from sklearn.pipeline import make_pipeline
+    X, y = _X, np.arange(len(_X), dtype=float)
+    names = est.fit(X).get_feature_names_out()
+    assert list(names) == [f"{prefix}{i}" for i in range(width)]
+    assert est.transform(X).shape[1] == width
+    pipe = make_pipeline(clone(est), Ridge()).fit(X, y)
+    np.testing.assert_array_equal(pipe[:-1].get_feature_names_out(), names)
+
+
+def test_set_output_pandas_gives_named_columns():
+    pd = pytest.importorskip("pandas")
+    est = OrthogonalRandomFeatures(8, random_state=0).set_output(transform="pandas")
+    frame = est.fit_transform(_X)
+    assert isinstance(frame, pd.DataFrame)
+    assert list(frame.columns) == list(est.get_feature_names_out())
+    np.testing.assert_allclose(frame.to_numpy(),
+                               OrthogonalRandomFeatures(8, random_state=0).fit_transform(_X),
+                               rtol=1e-15)
+
+
 @pytest.mark.parametrize("call,match", [
     (lambda: rff_variance(1.0, 0), "n_components"),
     (lambda: rff_variance(1.0, 7, "sincos"), "n_components must be even"),
@@ -201,6 +350,10 @@ def test_orf_variance_with_two_blocks_matches_monte_carlo():
     (lambda: orf_variance(1.0, 4.0), "d must"),
     (lambda: orf_variance(1.0, 4, n_blocks=0), "n_blocks"),
     (lambda: orf_variance(np.nan, 4), "z must"),
+    (lambda: orf_variance(1.0, 4, n_components=0), "n_components"),
+    (lambda: orf_variance(1.0, 4, n_components=2.0), "n_components"),
+    (lambda: orf_variance(1.0, 4, n_components=7), "n_components must be even"),
+    (lambda: orf_variance(1.0, 4, n_blocks=2, n_components=8), "not both"),
     (lambda: orf_variance(1.0, 4, "sin"), "variant"),
 ])
 def test_closed_form_variances_refuse_bad_input(call, match):
@@ -346,34 +499,38 @@ def test_gamma_none_is_one_over_d():
 
 # ---------------------------------------------------------------- scikit-learn's contract
 
-# scikit-learn sets n_components = 1 in these checks; the sin-cos map needs an even
-# output width and ORF/SORF whole blocks of d (d') frequencies, so 1 is refused with a
-# ValueError naming n_components (test_checks_setting_n_components_to_one_fail_for_that).
+# scikit-learn sets n_components = 1 in these checks. Every width works for 'cos', as for
+# RBFSampler. The sin-cos map has the width 2m (a cos and a sin of each frequency): no map
+# of width 1 exists, and a 'sincos' estimator refuses n_components = 1 with a ValueError
+# naming it (test_checks_setting_n_components_to_one_fail_for_that). ORF refuses one
+# feature first, with the message check_fit2d_1feature expects.
 _N_COMPONENTS_ONE = ("check_dont_overwrite_parameters", "check_methods_sample_order_invariance",
                      "check_methods_subset_invariance", "check_fit2d_1sample",
                      "check_fit2d_predict1d", "check_fit2d_1feature")
 
 
 def _n_components_one_refused(estimator):
+    if estimator.variant != "sincos":
+        return ()
     if isinstance(estimator, RandomFourierFeatures):
-        return _N_COMPONENTS_ONE if estimator.variant == "sincos" else ()
-    return _N_COMPONENTS_ONE[:-1]  # one feature: refused first, with the expected message
+        return _N_COMPONENTS_ONE
+    return _N_COMPONENTS_ONE[:-1]
 
 
-# ORF needs m to be a multiple of every d of the checks' data (2 to 10): lcm = 2520
+# widths that are no multiple of the checks' d (2 to 10): every ORF ends in a cut block
 _CHECKED = [RandomFourierFeatures(kernel=k, variant=v, n_components=n, random_state=0)
             for k in ("gaussian", "laplacian", "cauchy") for v, n in (("sincos", 20), ("cos", 7))]
 _CHECKED += [RandomFourierFeatures(dtype=np.float32, random_state=0),
-             OrthogonalRandomFeatures(n_components=2 * 2520, random_state=0),
-             OrthogonalRandomFeatures(n_components=2520, variant="cos", random_state=0),
-             OrthogonalRandomFeatures(n_components=32, structured=True, random_state=0),
-             OrthogonalRandomFeatures(n_components=16, structured=True, variant="cos",
+             OrthogonalRandomFeatures(n_components=46, random_state=0),
+             OrthogonalRandomFeatures(n_components=23, variant="cos", random_state=0),
+             OrthogonalRandomFeatures(n_components=38, structured=True, random_state=0),
+             OrthogonalRandomFeatures(n_components=19, structured=True, variant="cos",
                                       dtype=np.float32, random_state=0)]
 
 
 @parametrize_with_checks(_CHECKED, expected_failed_checks=lambda est: {
-    name: "scikit-learn sets n_components=1" for name in _n_components_one_refused(est)},
-    xfail_strict=True)
+    name: "scikit-learn sets n_components=1, odd for 'sincos'"
+    for name in _n_components_one_refused(est)}, xfail_strict=True)
 def test_scikit_learn_contract(estimator, check):
     check(estimator)
 
@@ -422,14 +579,14 @@ def nothing_may_run(monkeypatch):
     (lambda: OrthogonalRandomFeatures(gamma=0.0), _X, "'gamma'"),
     (lambda: OrthogonalRandomFeatures(variant="sin"), _X, "'variant'"),
     (lambda: OrthogonalRandomFeatures(structured="yes"), _X, "'structured'"),
-    (lambda: OrthogonalRandomFeatures(n_components=7, variant="sincos"), _X, "n_components"),
+    (lambda: OrthogonalRandomFeatures(n_components=7, variant="sincos"), _X,
+     "n_components must be even .*n_components=7; use n_components=8 or variant='cos'"),
+    (lambda: OrthogonalRandomFeatures(n_components=7, structured=True), _X,
+     "n_components must be even"),
     (lambda: OrthogonalRandomFeatures(6), _X[:, :1], "n_features=1"),
     (lambda: OrthogonalRandomFeatures(6, structured=True), _X[:, :1], "n_features=1"),
-    (lambda: OrthogonalRandomFeatures(10), _X, "n_components=10 .* multiple of d=3"),
-    (lambda: OrthogonalRandomFeatures(4, variant="cos"), _X, "n_components=4 .* multiple of d=3"),
-    (lambda: OrthogonalRandomFeatures(6, structured=True), _X, "n_components=6 .* multiple of d'=4"),
-    (lambda: OrthogonalRandomFeatures(12, structured=True, variant="cos"), _X[:, :2].repeat(3, 1),
-     "n_components=12 .* multiple of d'=8"),
+    (lambda: OrthogonalRandomFeatures(n_components=-3, variant="cos"), _X, "'n_components'"),
+    (lambda: OrthogonalRandomFeatures(n_components=2.0), _X, "'n_components'"),
     (OrthogonalRandomFeatures, _NAN, "NaN"),
 ])
 def test_bad_input_is_named_before_anything_is_drawn(make, X, match, nothing_may_run):

@@ -74,27 +74,32 @@ FEATURE_MAP_CONSTRAINTS = {
 }
 
 
-def n_frequencies(n_components, variant, block=1, block_name="1"):
+def n_frequencies(n_components, variant, block=1):
     """The number m of frequencies behind an output of width D = ``n_components``.
 
-    D/2 for 'sincos' (a cos and a sin per frequency; D must be even), D for 'cos'. The
-    orthogonal and structured maps draw frequencies in whole blocks of ``block``
-    (described as ``block_name`` in the error): m must be a multiple of it, and
-    ``n_components=None`` means one block.
+    D/2 for 'sincos', D for 'cos'. The sin-cos map has the width 2m (a cos and a sin per
+    frequency): an odd D has no sin-cos map, and is refused with a pointer to 'cos', which
+    takes any width (as scikit-learn's ``RBFSampler``). The orthogonal and structured maps
+    draw their frequencies in blocks of ``block`` and truncate the last one, so m is
+    otherwise free; ``n_components=None`` means one block, m = ``block``.
     """
-    per = 2 if variant == "sincos" else 1
     if n_components is None:
         return block
-    if n_components % per:
-        raise ValueError(f"n_components must be even with variant='sincos' (a cos and a sin "
-                         f"per frequency), got n_components={n_components}.")
-    m = n_components // per
-    if m % block:
-        raise ValueError(
-            f"n_components={n_components} gives m={m} frequencies with variant={variant!r}; "
-            f"m must be a multiple of {block_name} (whole blocks): n_components a multiple "
-            f"of {per * block}, e.g. {per * block * max(1, round(m / block))}.")
-    return m
+    if variant == "sincos":
+        if n_components % 2:
+            raise ValueError(
+                f"n_components must be even with variant='sincos' (a cos and a sin per "
+                f"frequency: the width is 2m), got n_components={n_components}; use "
+                f"n_components={n_components + 1} or variant='cos' (any width).")
+        return n_components // 2
+    return n_components
+
+
+def block_sizes(n_freq, block):
+    """The sizes of the blocks that hold m = ``n_freq`` frequencies: as many whole blocks
+    of ``block`` as fit, then one truncated block of the remaining m mod ``block``."""
+    whole, rest = divmod(n_freq, block)
+    return [block] * whole + ([rest] if rest else [])
 
 
 def check_block_features(n_features, estimator):

@@ -2,6 +2,7 @@
 features, orthogonal features, Nyström, Fastfood): error curves against the output
 width, matrices side by side, kernel spectra, variances beside their closed forms."""
 import numpy as np
+from matplotlib.figure import Figure
 from matplotlib.ticker import NullFormatter
 
 from lsl_lib._plotting._base import new_figure, _legend_below, _mean_and_band
@@ -70,7 +71,7 @@ def plot_error_curves(x, curves, *, xlabel="output width D",
 
 
 def plot_matrices(matrices, *, symmetric=False, shared_scale=True, cmap=None, width=3.4,
-                  title=None):
+                  ncols=None, title=None):
     """Matrices side by side as heatmaps: an exact kernel matrix beside its approximations,
     a difference, a Hadamard matrix, the factors of a structured transform.
 
@@ -88,6 +89,9 @@ def plot_matrices(matrices, *, symmetric=False, shared_scale=True, cmap=None, wi
         Default 'RdBu_r' when ``symmetric``, else 'viridis'.
     width : float, default=3.4
         Width of one panel, in inches.
+    ncols : int, optional
+        Panels per row; more panels wrap onto further rows (two rows of two are readable
+        on a laptop where four in a row are not). Default: all in one row.
     title : str, optional
 
     Returns
@@ -103,7 +107,13 @@ def plot_matrices(matrices, *, symmetric=False, shared_scale=True, cmap=None, wi
             return -top, top
         return min(float(v.min()) for v in values), max(float(v.max()) for v in values)
 
-    fig, axes = new_figure(len(arrays), width=width, height=width)
+    ncols = len(arrays) if ncols is None else min(ncols, len(arrays))
+    nrows = -(-len(arrays) // ncols)
+    fig = Figure(figsize=(width * ncols, width * nrows), layout="constrained")
+    grid = fig.subplots(nrows, ncols, squeeze=False).ravel()
+    for ax in grid[len(arrays):]:  # the last row's empty places
+        ax.set_axis_off()
+    axes = grid[:len(arrays)]
     shared = limits(arrays.values()) if shared_scale else None
     for ax, (name, values) in zip(axes, arrays.items()):
         vmin, vmax = shared or limits([values])

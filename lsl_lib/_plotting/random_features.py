@@ -14,18 +14,20 @@ __all__ = ["plot_kernel_approximation", "plot_estimate_distribution"]
 def plot_kernel_approximation(K, K_approx, x, curves, *, current=None,
                               approx_label="approximation K̃", xlabel="output width D",
                               ylabel="relative error ‖ZZᵀ − K‖_F / ‖K‖_F", title=None):
-    """An exact kernel matrix, its approximation and their difference, beside the error
-    curves against the output width: one figure, four panels.
+    r"""An exact kernel matrix, its approximation and their difference, beside the error
+    curves against the output width: one figure, four panels on two rows.
 
-    The two matrices share one colour scale (equal colours, equal values); the difference
-    has its own scale, symmetric about 0. The right panel is :func:`plot_error_curves`
-    (mean and band over seeds, the :math:`1/\\sqrt D` guide) with a dotted vertical line at
-    the width of the approximation shown.
+    Top row: K and :math:`\tilde K` on one colour scale (equal colours, equal values).
+    Bottom row: the difference, on its own scale symmetric about 0 whose ends are the
+    largest :math:`|\tilde K - K|` (the number in its title), and :func:`plot_error_curves`
+    (mean and band over seeds, the :math:`1/\sqrt D` guide) with a dotted vertical line at
+    the width of the approximation shown. Two rows keep every panel large enough to read
+    on a projector and on a laptop beside a file browser.
 
     Parameters
     ----------
     K, K_approx : array-like of shape (n, n)
-        The exact kernel matrix and its approximation :math:`\\tilde K = ZZ^\\top`.
+        The exact kernel matrix and its approximation :math:`\tilde K = ZZ^\top`.
     x : array-like of shape (n_points,)
         The output widths of the error curves.
     curves : dict
@@ -44,28 +46,31 @@ def plot_kernel_approximation(K, K_approx, x, curves, *, current=None,
     matplotlib.figure.Figure
     """
     K, K_approx = np.asarray(K, dtype=float), np.asarray(K_approx, dtype=float)
-    fig = Figure(figsize=(15.5, 3.9), layout="constrained")
-    ax_k, ax_approx, ax_diff, ax_err = fig.subplots(
-        1, 4, gridspec_kw={"width_ratios": [1, 1, 1, 1.45]})
+    fig = Figure(figsize=(10.0, 8.4), layout="constrained")
+    (ax_k, ax_approx), (ax_diff, ax_err) = fig.subplots(2, 2)
     vmin, vmax = min(K.min(), K_approx.min()), max(K.max(), K_approx.max())
     for ax, values, name in ((ax_k, K, "exact K"), (ax_approx, K_approx, approx_label)):
         image = ax.imshow(values, cmap="viridis", vmin=vmin, vmax=vmax, interpolation="nearest")
-        ax.set_title(name, fontsize="medium")
-    fig.colorbar(image, ax=[ax_k, ax_approx], shrink=0.8)
+        ax.set_title(name, fontsize="large")
+    fig.colorbar(image, ax=[ax_k, ax_approx], shrink=0.85)
     diff = K_approx - K
     top = float(np.abs(diff).max()) or 1.0
     image = ax_diff.imshow(diff, cmap="RdBu_r", vmin=-top, vmax=top, interpolation="nearest")
-    ax_diff.set_title(f"K̃ − K (max |·| = {top:.2g})", fontsize="medium")
-    fig.colorbar(image, ax=ax_diff, shrink=0.8)
+    ax_diff.set_title(f"K̃ − K (max |·| = {top:.2g})", fontsize="large")
+    bar = fig.colorbar(image, ax=ax_diff, shrink=0.85)
+    ticks = np.array([-top, -top / 2, 0.0, top / 2, top])
+    bar.set_ticks(ticks, labels=[f"{t:.2g}".replace("-", "−") if t else "0" for t in ticks])  # ends = the title's
     for ax in (ax_k, ax_approx, ax_diff):
         ax.set_xticks([])
         ax.set_yticks([])
     plot_error_curves(x, curves, xlabel=xlabel, ylabel=ylabel, ax=ax_err)
     if current is not None:
-        ax_err.axvline(current, color="0.3", ls=":", lw=1.2, label=f"D = {current:g} (left)")
+        ax_err.axvline(current, color="0.3", ls=":", lw=1.2, label=f"D = {current:g} (shown)")
         ax_err.legend(fontsize="small")
+    for ax in fig.axes:
+        ax.tick_params(labelsize="medium")
     if title:
-        fig.suptitle(title)
+        fig.suptitle(title, fontsize="x-large")
     return fig
 
 
