@@ -10,7 +10,7 @@ from lsl_lib._core.backend import numba_available, resolve_backend
 from lsl_lib._core.random import check_random_state
 from lsl_lib._core.sampling import sample_indices
 from lsl_lib._core.trace import Trace, chunk_bounds
-from lsl_lib._core.validation import check_block_features, n_frequencies
+from lsl_lib._core.validation import check_block_features
 
 
 @pytest.mark.parametrize("sampling", ["iid", "permutation", "reshuffle"])
@@ -97,18 +97,6 @@ def test_import_compiles_nothing_and_loads_no_numba_or_matplotlib():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          env={**os.environ, "LSL_NUMBA": "1"}, check=True)
     assert out.stdout.strip() == "[]"
-
-
-def test_n_frequencies_of_the_two_variants_and_of_whole_blocks():
-    assert n_frequencies(10, "sincos") == 5 and n_frequencies(7, "cos") == 7
-    assert n_frequencies(64, "sincos", 16, "d'=16") == 32 and n_frequencies(None, "cos", 16) == 16
-    with pytest.raises(ValueError, match="n_components must be even .*n_components=7"):
-        n_frequencies(7, "sincos")
-    with pytest.raises(ValueError, match="n_components=48 .* multiple of d=16 .* multiple of 32, "
-                                         "e.g. 64"):
-        n_frequencies(48, "sincos", 16, "d=16")
-    with pytest.raises(ValueError, match="multiple of 16, e.g. 16"):
-        n_frequencies(5, "cos", 16, "d=16")
 
 
 def test_block_features_need_two_features():
