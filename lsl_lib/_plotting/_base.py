@@ -15,10 +15,10 @@ AXIS_LABELS = {
 }
 
 
-#: Widest figure, in inches, drawn at its natural size in a notebook: about 1 000 pixels,
-#: the width of a JupyterLab cell on a laptop with the file browser open, or on a
-#: projector. A wider figure is shrunk to fit, and its text with it.
-MAX_WIDTH = 10.5
+#: Widest row of panels, in inches: about 1 100 pixels, a little more than a JupyterLab cell
+#: on a laptop with the file browser open, or on a projector. A wider figure is shrunk to
+#: fit, and its text with it; two panels of up to 5.75 inches still stand side by side.
+MAX_WIDTH = 11.5
 
 
 def new_figure(ncols=1, width=5.0, height=3.6):
