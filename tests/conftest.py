@@ -30,6 +30,7 @@ import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -139,12 +140,32 @@ def lab_server(tmp_path_factory, notebooks_dir) -> LabServer:
                 time.sleep(0.2)
         yield server
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        stop_process(process)
+
+
+def stop_process(process):
+    """Terminate a server started by a test, and kill it if it does not stop within 15 s."""
+    process.terminate()
+    try:
+        process.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+
+
+def svc_and_estimator_on_shared(name, estimator, n_train=2000, n_test=3000):
+    """Test accuracy of ``SVC()`` and of ``estimator``, both fitted on the same random
+    ``n_train`` rows of the shared set ``name`` and scored on ``n_test`` rows of its test split."""
+    from sklearn.svm import SVC
+
+    from lsl_lib.datasets import load_shared
+
+    X, y = load_shared(name)
+    X_test, y_test = load_shared(name, "test")
+    rng = np.random.default_rng(0)
+    train, test = rng.permutation(X.shape[0])[:n_train], rng.permutation(X_test.shape[0])[:n_test]
+    return tuple(model.fit(X[train], y[train]).score(X_test[test], y_test[test])
+                 for model in (SVC(), estimator))
 
 
 @pytest.fixture(scope="session")

@@ -10,8 +10,10 @@ from sklearn.multiclass import OneVsRestClassifier
 from sklearn.svm import SVC
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
+from conftest import svc_and_estimator_on_shared
+
 from lsl_lib._core.sampling import sample_indices
-from lsl_lib.datasets import (checkerboard, concentric_circles, load_shared, shared_data_dir,
+from lsl_lib.datasets import (checkerboard, concentric_circles, shared_data_dir,
                               two_gaussian_blobs)
 from lsl_lib.kernels import (INNER_PRODUCT_KERNELS, check_kernel_params, compiled_rows,
                              kernel_matrix)
@@ -513,10 +515,5 @@ def test_defaults_adapt_to_the_feature_scale():
 @pytest.mark.skipif(shared_data_dir() is None, reason="the shared datasets are absent")
 @pytest.mark.parametrize("name", ["a9a", "ijcnn1"])
 def test_defaults_land_within_a_point_of_svc_on_real_data(name):
-    X, y = load_shared(name)
-    X_test, y_test = load_shared(name, "test")
-    rng = np.random.default_rng(0)
-    train, test = rng.permutation(X.shape[0])[:2000], rng.permutation(X_test.shape[0])[:3000]
-    peer = SVC().fit(X[train], y[train]).score(X_test[test], y_test[test])
-    ours = OnlineKernelClassifier(random_state=0).fit(X[train], y[train])
-    assert ours.score(X_test[test], y_test[test]) >= peer - 0.01
+    peer, ours = svc_and_estimator_on_shared(name, OnlineKernelClassifier(random_state=0))
+    assert ours >= peer - 0.01

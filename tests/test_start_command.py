@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REPO_ROOT, _free_port
+from conftest import REPO_ROOT, _free_port, stop_process
 
 START_TIMEOUT_S = 60
 
@@ -70,12 +70,7 @@ def test_readme_start_command_opens_the_start_notebook_and_the_library(tmp_path)
                 f"{path} is not served: the server's root is not the repository\n"
                 f"{log_path.read_text()[-3000:]}")
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        stop_process(process)
 
 
 def _status_or_none(url):
