@@ -76,14 +76,15 @@ from sklearn.utils import check_array
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.class_weight import compute_class_weight
 from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted, validate_data
 from threadpoolctl import ThreadpoolController
 
 from lsl_lib._core.backend import compiled_arrays, jit, resolve_backend
 from lsl_lib._core.random import check_random_state
 from lsl_lib._core.sampling import SCHEMES
 from lsl_lib._core.trace import Trace, chunk_bounds
-from lsl_lib._core.validation import ITERATIVE_CONSTRAINTS, check_n_classes, signed_binary_labels
+from lsl_lib._core.validation import (ITERATIVE_CONSTRAINTS, check_n_classes, check_sample_weight,
+                                      signed_binary_labels)
 from lsl_lib.kernels import _KERNEL_CONSTRAINTS, BLOCK_ELEMENTS, check_kernel_params, kernel_matrix
 
 DUAL_CD_LOSSES = ("hinge", "squared_hinge")
@@ -574,7 +575,7 @@ class DualCDClassifier(ClassifierMixin, BaseEstimator):
         if len(self.classes_) != 2:
             raise ValueError(f"Only binary classification is supported: DualCDClassifier got "
                              f"y with {len(self.classes_)} classes.")
-        sample_weight = _check_sample_weight(sample_weight, X, ensure_non_negative=True)
+        sample_weight = check_sample_weight(sample_weight, X)
         label = np.searchsorted(self.classes_, y)
         if np.count_nonzero(np.bincount(label, weights=sample_weight)) < 2:
             raise ValueError("sample_weight leaves one class of positive weight; a classifier "
@@ -1164,8 +1165,8 @@ class LassoCD(RegressorMixin, BaseEstimator):
         if sample_weight is None:
             sw = None
         else:  # rescaled to sum to n, as scikit-learn: the 1/(2n) of the loss is kept
-            sw = _check_sample_weight(sample_weight, X, ensure_non_negative=True)
-            sw = sw * (n / sw.sum())  # sum > 0: _check_sample_weight refuses all zeros
+            sw = check_sample_weight(sample_weight, X)
+            sw = sw * (n / sw.sum())  # sum > 0: check_sample_weight refuses all zeros
         if self.fit_intercept:
             X_offset = np.asarray(X.mean(axis=0)).ravel() if sw is None else \
                 np.asarray(X.T @ sw).ravel() / n

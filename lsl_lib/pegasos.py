@@ -59,14 +59,15 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.metaestimators import available_if
 from sklearn.utils.class_weight import compute_sample_weight
 from sklearn.utils.multiclass import _check_partial_fit_first_call, check_classification_targets
-from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted, validate_data
 
 from lsl_lib._core.backend import compiled_arrays, jit, resolve_backend
 from lsl_lib._core.random import check_random_state
 from lsl_lib._core.sampling import sample_indices
 from lsl_lib._core.trace import Trace, chunk_bounds
 from lsl_lib._core.validation import (ITERATIVE_CONSTRAINTS, add_intercept_column,
-                                      check_batch_size, check_n_classes, signed_binary_labels)
+                                      check_batch_size, check_n_classes, check_sample_weight,
+                                      signed_binary_labels)
 from lsl_lib.losses import get_loss, primal_objective, score_subgradient
 
 AVERAGING = ("none", "uniform", "suffix")
@@ -570,7 +571,7 @@ class _BasePegasos(BaseEstimator):
         """Validated weights (``class_weight`` folded in), or None when all are 1."""
         if sample_weight is None and class_weight is None:
             return None
-        sample_weight = _check_sample_weight(sample_weight, X, ensure_non_negative=True)
+        sample_weight = check_sample_weight(sample_weight, X)
         if class_weight is not None:
             sample_weight = sample_weight * compute_sample_weight(class_weight, y)
         return sample_weight

@@ -10,6 +10,7 @@ from numbers import Integral
 import numpy as np
 import scipy.sparse as sp
 from sklearn.utils._param_validation import Interval, Options, StrOptions
+from sklearn.utils.validation import _check_sample_weight
 
 from lsl_lib._core.backend import BACKENDS
 from lsl_lib._core.sampling import SCHEMES
@@ -23,6 +24,19 @@ ITERATIVE_CONSTRAINTS = {
     "random_state": [None, Interval(Integral, 0, None, closed="left"), np.random.Generator,
                      np.random.RandomState],
 }
+
+
+def check_sample_weight(sample_weight, X):
+    """``sample_weight`` as a float array of len(X): finite, non-negative, not all zero.
+
+    scikit-learn's ``_check_sample_weight`` with ``ensure_non_negative=True``, plus the
+    all-zero refusal that only its newer releases make (a weighted mean needs Σ s > 0).
+    """
+    sample_weight = _check_sample_weight(sample_weight, X, ensure_non_negative=True)
+    if not np.any(sample_weight > 0):
+        raise ValueError("Sample weights must contain at least one non-zero number "
+                         "(sample_weight is all zeros).")
+    return sample_weight
 
 
 def check_batch_size(batch_size, n_samples):
