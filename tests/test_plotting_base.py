@@ -40,3 +40,17 @@ def test_time_axes_use_engineering_prefixes():
     assert labels and all(label.endswith("s") for label in labels), labels
     assert any("ms" in label for label in labels), labels
     assert ax.get_xlabel() == "time"
+
+
+def test_log_axes_of_a_few_decades_read_as_plain_numbers():
+    """An error curve from 0.3 down to 0.015 is labelled 0.02, 0.05, 0.1, 0.2, not 2×10⁻²."""
+    import numpy as np
+    from lsl_lib.plotting import plot_error_curves
+
+    widths = np.array([16, 64, 256, 1024, 4096])
+    fig = plot_error_curves(widths, {"RFF": 0.3 * (widths / 16.0) ** -0.5})
+    ax = fig.axes[0]
+    fig.canvas.draw()
+    labels = [t.get_text() for t in ax.get_yticklabels() if t.get_text()]
+    assert {"0.02", "0.05", "0.1", "0.2"} <= set(labels), labels
+    assert not any("10" in label for label in labels), labels

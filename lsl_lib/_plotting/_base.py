@@ -1,7 +1,7 @@
 """The common ground of the lecture figures: axis labels, new figures, traces."""
 import numpy as np
 from matplotlib.figure import Figure
-from matplotlib.ticker import EngFormatter, NullFormatter
+from matplotlib.ticker import EngFormatter, FuncFormatter, LogLocator, NullFormatter
 
 #: Labels of the trace columns (``history_``) on the axes.
 AXIS_LABELS = {
@@ -56,6 +56,14 @@ def _trace_axis(ax, x, column, logx, logy):
         ax.set_xscale("log")
         ax.xaxis.set_minor_formatter(NullFormatter())  # minor labels overlap on short ranges
     ax.grid(True, which="both", alpha=0.3)
+
+
+def _readable_log_ticks(axis, subs=(1.0, 2.0, 5.0)):
+    """Major ticks at ``subs`` times the powers of ten, labelled as plain numbers (200, 1,000,
+    5,000, 0.02) rather than 2×10²: several labels even on an axis shorter than two decades."""
+    axis.set_major_locator(LogLocator(base=10, subs=subs))
+    axis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:,.0f}" if v >= 1 else f"{v:.3g}"))
+    axis.set_minor_formatter(NullFormatter())
 
 
 def _legend_below(ax, handles=None, ncols=3):

@@ -5,7 +5,7 @@ import numpy as np
 from matplotlib.figure import Figure
 from matplotlib.ticker import NullFormatter
 
-from lsl_lib._plotting._base import new_figure, _legend_below, _mean_and_band
+from lsl_lib._plotting._base import new_figure, _legend_below, _mean_and_band, _readable_log_ticks
 
 __all__ = ["plot_error_curves", "plot_matrices", "plot_spectrum", "plot_variance"]
 
@@ -63,6 +63,9 @@ def plot_error_curves(x, curves, *, xlabel="output width D",
             ax.xaxis.set_minor_formatter(NullFormatter())
     if logy:
         ax.set_yscale("log")
+        low, high = ax.get_ylim()
+        if high <= 1000 * low:  # up to three decades: 0.02, 0.05, 0.1 rather than 2×10⁻²
+            _readable_log_ticks(ax.yaxis)
     ax.grid(True, which="both", alpha=0.3)
     ax.legend(fontsize="small")
     if title:

@@ -2,10 +2,9 @@
 count, the kernel cache, violation counts, kernel Pegasos' decision boundary."""
 import numpy as np
 from matplotlib.figure import Figure
-from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
 
 from lsl_lib._plotting._base import (AXIS_LABELS, new_figure, _count_on_twin_axis, _legend_below,
-                                    _mark_support, _trace_axis)
+                                    _mark_support, _readable_log_ticks, _trace_axis)
 from lsl_lib._plotting.pegasos import plot_decision_boundary
 
 AXIS_LABELS.update({
@@ -24,14 +23,6 @@ def _one_over_t_constant(t, suboptimality):
     values only."""
     product = np.asarray(t, dtype=float) * np.asarray(suboptimality, dtype=float)
     return float(f"{np.median(product[len(product) // 2:]):.2g}")
-
-
-def _readable_log_ticks(axis):
-    """Major ticks at 1, 2 and 5 times the powers of ten, labelled as plain numbers (200,
-    1,000, 5,000, 0.02): several labels even on an axis shorter than two decades."""
-    axis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
-    axis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:,.0f}" if v >= 1 else f"{v:.3g}"))
-    axis.set_minor_formatter(NullFormatter())
 
 
 def plot_kernels(x, profiles, matrices=None, anchor=None, profile_label="x",

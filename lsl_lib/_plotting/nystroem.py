@@ -5,9 +5,9 @@ downstream figure of lectures 09 and 10: a linear learner on kernel features, it
 accuracy and time against the output width D, beside an exact kernel machine."""
 import numpy as np
 from matplotlib.figure import Figure
-from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
+from matplotlib.ticker import FuncFormatter, NullFormatter
 
-from lsl_lib._plotting._base import _mean_and_band, new_figure
+from lsl_lib._plotting._base import _mean_and_band, _readable_log_ticks, new_figure
 from lsl_lib._plotting.kernel_approximation import plot_error_curves
 
 __all__ = ["plot_accuracy_and_time", "plot_landmarks", "plot_nystroem"]
@@ -178,9 +178,7 @@ def plot_accuracy_and_time(widths, accuracy, seconds, *, reference=None, band=(0
         ax.grid(True, which="both", alpha=0.3)
     ax_acc.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{100 * v:.4g}%"))  # 97.5%, 98%
     ax_time.set_yscale("log")
-    ax_time.yaxis.set_major_locator(LogLocator(subs=(1.0, 2.0, 5.0)))  # 0.1, 0.2, 0.5, 1 s, ...
-    ax_time.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
-    ax_time.yaxis.set_minor_formatter(NullFormatter())
+    _readable_log_ticks(ax_time.yaxis)  # 0.1, 0.2, 0.5, 1 s, ...
     ax_acc.legend(fontsize="small", loc="lower right")
     if title:
         fig.suptitle(title)

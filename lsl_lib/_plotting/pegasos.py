@@ -3,7 +3,7 @@ decision boundaries, weight images."""
 import numpy as np
 from matplotlib.figure import Figure
 
-from lsl_lib._plotting._base import AXIS_LABELS, new_figure, _mean_and_band
+from lsl_lib._plotting._base import AXIS_LABELS, new_figure, _mean_and_band, _readable_log_ticks
 
 def plot_minibatch(batch_sizes, suboptimality, band=(0, 100), title=None):
     """Suboptimality at a fixed budget kT against the mini-batch size k.
@@ -71,8 +71,6 @@ def plot_training_set_size(n_samples, iterations, budget=None, title=None):
     -------
     matplotlib.figure.Figure
     """
-    from matplotlib.ticker import FuncFormatter, LogLocator
-
     fig, (ax,) = new_figure(width=7.5)
     n = np.asarray(n_samples, dtype=float)
     for j, (label, values) in enumerate(iterations.items()):
@@ -90,8 +88,7 @@ def plot_training_set_size(n_samples, iterations, budget=None, title=None):
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_xticks(n, [f"{int(v):,}" for v in n])
-    ax.yaxis.set_major_locator(LogLocator(subs=(1.0, 2.0, 3.0, 5.0)))
-    ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:,.0f}"))
+    _readable_log_ticks(ax.yaxis, subs=(1.0, 2.0, 3.0, 5.0))
     ax.minorticks_off()
     ax.set_xlabel("training-set size n")
     ax.set_ylabel("iterations to reach the target")
