@@ -46,20 +46,26 @@ id per grid, as a sum modulo :math:`2^{64}` over the coordinates,
 
 .. math::
 
-    h(c) = \sum_{j=1}^d g(j, c_j) \bmod 2^{64}, \qquad
-    g(j, c) = \mathrm{mix}\big(c + (j + 1)\varphi \bmod 2^{64}\big),
+    h_p(c) = \sum_{j=1}^d g_p(j, c_j) \bmod 2^{64}, \qquad
+    g_p(j, c) = \mathrm{mix}\big(c + (pd + j + 1)\varphi \bmod 2^{64}\big)
+    \quad (p = 0, \dots, P - 1;\ j = 0, \dots, d - 1),
 
 with mix the 64-bit finaliser of SplitMix64 (a bijection of the 64-bit integers: xor-shifts
-and odd multiplications) and :math:`\varphi` the odd constant ``0x9E3779B97F4A7C15``. The
+and odd multiplications) and :math:`\varphi` the odd constant ``0x9E3779B97F4A7C15``: the
+outputs of SplitMix64 seeded at the cell coordinate, a key of its own for every grid and
+feature. The key of the grid matters: the same pair of cells recurs in many grids (a
+point at the origin is in cell -1 of almost every axis of every grid), and a hash shared
+by the grids would make their collisions in a fixed width (:class:`RandomBinningFeatures`'
+``n_components``) the same event, not independent ones. The
 arithmetic is that of unsigned 64-bit integers, the same on every platform and in numpy and
 numba. A sum makes the id of a sparse row cheap: an absent coordinate sits in the cell
 :math:`\lfloor -u_j/\delta_j \rfloor` (= -1 unless :math:`u_j = 0`), so the id is that of
 the zero vector corrected over the row's non-zeros only, O(nnz) per grid instead of O(d).
 
-Collisions. For one coordinate (d = 1) g is injective, so there are none. Otherwise, with g
-behaving like a random function, two distinct cells of a grid share an id with probability
-:math:`2^{-64} \approx 5.4\times 10^{-20}`, and among the M distinct cells the data occupy in
-a grid, some two collide with probability at most :math:`M(M-1)/2^{65}`: below
+Collisions. For one coordinate (d = 1) :math:`g_p` is injective, so there are none.
+Otherwise, with :math:`g_p` behaving like a random function, two distinct cells of a grid
+share an id with probability :math:`2^{-64} \approx 5.4\times 10^{-20}`, and among the M
+distinct cells the data occupy in a grid, some two collide with probability at most :math:`M(M-1)/2^{65}`: below
 :math:`3\times 10^{-8}` per grid for a million cells (a million training points). A collision
 would only make two far-apart cells look shared in that one grid, a change of 1/P to a
 kernel estimate whose standard deviation is :math:`\sqrt{k(1-k)/P}`.
@@ -132,9 +138,11 @@ def _mix(z):
     return z ^ (z >> _SHIFT_31)
 
 
-def _feature_keys(n_features):
-    r""":math:`(j + 1)\varphi \bmod 2^{64}`, the offset that makes g(j, c) differ by feature."""
-    return (np.arange(n_features, dtype=np.uint64) + np.uint64(1)) * _GOLDEN
+def _keys(n_grids, n_features):
+    r""":math:`(pd + j + 1)\varphi \bmod 2^{64}`, shape (P, d): the offset that makes
+    :math:`g_p(j, c)` differ by grid and feature."""
+    keys = np.arange(n_grids * n_features, dtype=np.uint64) + np.uint64(1)
+    return (keys * _GOLDEN).reshape(n_grids, n_features)
 
 
 def _cells(x, shifts, pitches):
@@ -144,7 +152,7 @@ def _cells(x, shifts, pitches):
 
 
 def _zero_cell_hashes(pitches, shifts, keys):
-    r""":math:`g(j, \lfloor -u_{pj}/\delta_{pj}\rfloor)`, shape (P, d): the terms of an
+    r""":math:`g_p(j, \lfloor -u_{pj}/\delta_{pj}\rfloor)`, shape (P, d): the terms of an
     absent (zero) coordinate, and their sums over j, shape (P,): the id of the zero vector."""
     terms = _mix.py_func(_cells(0.0, shifts, pitches) + keys)
     return terms, terms.sum(axis=1, dtype=np.uint64)
@@ -157,14 +165,14 @@ def _bin_hashes_dense_numpy(X, pitches, shifts, keys):
     rows = max(1, BLOCK_ELEMENTS // (P * d))
     for start in range(0, n, rows):
         block = X[start:start + rows, None, :]
-        terms = _mix.py_func(_cells(block, shifts, pitches) + keys)
+        terms = _mix.py_func(_cells(block, shifts, pitches) + keys)  # (rows, P, d)
         out[start:start + rows] = terms.sum(axis=2, dtype=np.uint64)
     return out
 
 
 def _bin_hashes_csr_numpy(data, indices, indptr, pitches, shifts, keys, zero_terms, zero_ids):
     r"""Per grid: the zero vector's id plus, over the non-zeros of a row,
-    :math:`g(j, c_j) - g(j, c_j(0))`; the row sums are differences of a cumulative sum
+    :math:`g_p(j, c_j) - g_p(j, c_j(0))`; the row sums are differences of a cumulative sum
     (modulo :math:`2^{64}`, exact in any order)."""
     P = pitches.shape[0]
     n = len(indptr) - 1
@@ -173,7 +181,7 @@ def _bin_hashes_csr_numpy(data, indices, indptr, pitches, shifts, keys, zero_ter
     for start in range(0, P, grids):
         sl = slice(start, start + grids)
         cells = _cells(data[:, None], shifts[sl, indices].T, pitches[sl, indices].T)
-        terms = _mix.py_func(cells + keys[indices, None]) - zero_terms[sl, indices].T
+        terms = _mix.py_func(cells + keys[sl, indices].T) - zero_terms[sl, indices].T
         cumulative = np.zeros((len(data) + 1, terms.shape[1]), dtype=np.uint64)
         np.cumsum(terms, axis=0, dtype=np.uint64, out=cumulative[1:])
         out[:, sl] = zero_ids[sl] + (cumulative[indptr[1:]] - cumulative[indptr[:-1]])
@@ -189,7 +197,7 @@ def _bin_hashes_dense_numba(X, pitches, shifts, keys, out):
             h = np.uint64(0)
             for j in range(d):
                 c = np.int64(np.floor((X[i, j] - shifts[p, j]) / pitches[p, j]))
-                h += _mix(np.uint64(c) + keys[j])
+                h += _mix(np.uint64(c) + keys[p, j])
             out[i, p] = h
 
 
@@ -204,7 +212,7 @@ def _bin_hashes_csr_numba(data, indices, indptr, pitches, shifts, keys, zero_ter
             for k in range(indptr[i], indptr[i + 1]):
                 j = indices[k]
                 c = np.int64(np.floor((data[k] - shifts[p, j]) / pitches[p, j]))
-                h += _mix(np.uint64(c) + keys[j]) - zero_terms[p, j]
+                h += _mix(np.uint64(c) + keys[p, j]) - zero_terms[p, j]
             out[i, p] = h
 
 
@@ -256,7 +264,7 @@ def bin_indices(X, pitches, shifts, backend="auto"):
         raise ValueError(f"X must have shape (n, {pitches.shape[1]}) to match the grids, "
                          f"got {X.shape}.")
     path = resolve_backend(backend)
-    keys = _feature_keys(pitches.shape[1])
+    keys = _keys(*pitches.shape)
     out = np.empty((X.shape[0], pitches.shape[0]), dtype=np.uint64)
     if sp.issparse(X):
         X = sp.csr_matrix(X, dtype=np.float64)
@@ -384,8 +392,8 @@ class RandomBinningFeatures(ClassNamePrefixFeaturesOutMixin, TransformerMixin, B
     >>> from lsl_lib.kernels import kernel_matrix
     >>> X = np.random.default_rng(0).normal(size=(5, 3))
     >>> Z = RandomBinningFeatures(n_grids=20000, gamma=0.5, random_state=0).fit_transform(X)
-    >>> Z.format, Z.indices.dtype, set(np.diff(Z.indptr))
-    ('csr', dtype('int32'), {20000})
+    >>> Z.format, Z.indices.dtype, np.diff(Z.indptr).tolist()
+    ('csr', dtype('int32'), [20000, 20000, 20000, 20000, 20000])
     >>> K = kernel_matrix(X, kernel="laplacian", gamma=0.5)
     >>> bool(np.abs((Z @ Z.T).toarray() - K).max() < 0.02)
     True
