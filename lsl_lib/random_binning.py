@@ -52,30 +52,31 @@ id per grid, as a sum modulo :math:`2^{64}` over the coordinates,
 
 with mix the 64-bit finaliser of SplitMix64 (a bijection of the 64-bit integers: xor-shifts
 and odd multiplications) and :math:`\varphi` the odd constant ``0x9E3779B97F4A7C15``: the
-outputs of SplitMix64 seeded at the cell coordinate, a key of its own for every grid and
-feature. The key of the grid matters: the same pair of cells recurs in many grids (a
-point at the origin is in cell -1 of almost every axis of every grid), and a hash shared
-by the grids would make their collisions in a fixed width (:class:`RandomBinningFeatures`'
-``n_components``) the same event, not independent ones. The
-arithmetic is that of unsigned 64-bit integers, the same on every platform and in numpy and
-numba. A sum makes the id of a sparse row cheap: an absent coordinate sits in the cell
-:math:`\lfloor -u_j/\delta_j \rfloor` (= -1 unless :math:`u_j = 0`), so the id is that of
-the zero vector corrected over the row's non-zeros only, O(nnz) per grid instead of O(d).
+output of SplitMix64 seeded at the cell coordinate, with a key of its own for every grid
+and feature. The arithmetic is that of unsigned 64-bit integers, the same on every platform
+and in numpy and numba. A sum makes the id of a sparse row cheap: an absent coordinate sits
+in the cell :math:`\lfloor -u_j/\delta_j \rfloor` (= -1 unless :math:`u_j = 0`), so the id
+is that of the zero vector corrected over the row's non-zeros only, O(nnz) per grid instead
+of O(d). The key of the grid matters: the same pair of cells recurs in many grids (the
+origin is in cell -1 of almost every axis of every grid), and one hash for all grids would
+make their collisions in a fixed width (``n_components`` of :class:`RandomBinningFeatures`)
+one event instead of independent ones.
 
 Collisions. For one coordinate (d = 1) :math:`g_p` is injective, so there are none.
 Otherwise, with :math:`g_p` behaving like a random function, two distinct cells of a grid
 share an id with probability :math:`2^{-64} \approx 5.4\times 10^{-20}`, and among the M
-distinct cells the data occupy in a grid, some two collide with probability at most :math:`M(M-1)/2^{65}`: below
-:math:`3\times 10^{-8}` per grid for a million cells (a million training points). A collision
-would only make two far-apart cells look shared in that one grid, a change of 1/P to a
-kernel estimate whose standard deviation is :math:`\sqrt{k(1-k)/P}`.
+distinct cells the data occupy in a grid, some two collide with probability at most
+:math:`M(M-1)/2^{65}`: below :math:`3\times 10^{-8}` per grid for a million cells (a million
+training points). A collision would only make two far-apart cells look shared in that one
+grid, a change of 1/P to a kernel estimate whose standard deviation is
+:math:`\sqrt{k(1-k)/P}`.
 
 References
 ----------
 Rahimi, Recht. Random features for large-scale kernel machines. NIPS 2007 (Section 4,
 Algorithm 2, and the "Binning + LS" column of Table 1).
 
-Steele. Lea, Flood. Fast splittable pseudorandom number generators. OOPSLA 2014 (the
+Steele, Lea, Flood. Fast splittable pseudorandom number generators. OOPSLA 2014 (the
 SplitMix64 finaliser).
 """
 from numbers import Integral
