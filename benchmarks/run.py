@@ -22,6 +22,7 @@ import bench_kernel_pegasos  # noqa: E402
 import bench_nystroem  # noqa: E402
 import bench_online_kernel  # noqa: E402
 import bench_pegasos  # noqa: E402
+import bench_random_binning  # noqa: E402
 import bench_random_features  # noqa: E402
 import bench_stochastic_gradient  # noqa: E402
 from common import print_table  # noqa: E402
@@ -32,7 +33,8 @@ BENCHMARKS = {"import": bench_import, "pegasos": bench_pegasos,
               "coordinate_descent": bench_coordinate_descent,
               "random_features": bench_random_features, "fastfood": bench_fastfood,
               "nystroem": bench_nystroem,
-              "kernel_approximation_error": bench_kernel_approximation_error}
+              "kernel_approximation_error": bench_kernel_approximation_error,
+              "random_binning": bench_random_binning}
 
 
 def main(argv=None):
