@@ -159,25 +159,23 @@ def _zero_cell_hashes(pitches, shifts, keys):
     return terms, terms.sum(axis=1, dtype=np.uint64)
 
 
-def _bin_hashes_dense_numpy(X, pitches, shifts, keys):
+def _bin_hashes_dense_numpy(X, pitches, shifts, keys, out):
+    """The ids of blocks of rows at once: the (rows, P, d) terms, summed over d."""
     n, d = X.shape
     P = pitches.shape[0]
-    out = np.empty((n, P), dtype=np.uint64)
     rows = max(1, BLOCK_ELEMENTS // (P * d))
     for start in range(0, n, rows):
         block = X[start:start + rows, None, :]
         terms = _mix.py_func(_cells(block, shifts, pitches) + keys)  # (rows, P, d)
         out[start:start + rows] = terms.sum(axis=2, dtype=np.uint64)
-    return out
 
 
-def _bin_hashes_csr_numpy(data, indices, indptr, pitches, shifts, keys, zero_terms, zero_ids):
+def _bin_hashes_csr_numpy(data, indices, indptr, pitches, shifts, keys, zero_terms, zero_ids,
+                          out):
     r"""Per grid: the zero vector's id plus, over the non-zeros of a row,
     :math:`g_p(j, c_j) - g_p(j, c_j(0))`; the row sums are differences of a cumulative sum
     (modulo :math:`2^{64}`, exact in any order)."""
     P = pitches.shape[0]
-    n = len(indptr) - 1
-    out = np.empty((n, P), dtype=np.uint64)
     grids = max(1, BLOCK_ELEMENTS // max(1, len(data)))
     for start in range(0, P, grids):
         sl = slice(start, start + grids)
@@ -186,7 +184,6 @@ def _bin_hashes_csr_numpy(data, indices, indptr, pitches, shifts, keys, zero_ter
         cumulative = np.zeros((len(data) + 1, terms.shape[1]), dtype=np.uint64)
         np.cumsum(terms, axis=0, dtype=np.uint64, out=cumulative[1:])
         out[:, sl] = zero_ids[sl] + (cumulative[indptr[1:]] - cumulative[indptr[:-1]])
-    return out
 
 
 @jit
@@ -261,6 +258,13 @@ def bin_indices(X, pitches, shifts, backend="auto"):
     if pitches.ndim != 2 or pitches.shape != shifts.shape:
         raise ValueError(f"pitches and shifts must be arrays of the same shape (n_grids, "
                          f"n_features), got {pitches.shape} and {shifts.shape}.")
+    if sp.issparse(X):
+        X = sp.csr_matrix(X, dtype=np.float64)
+        if not X.has_canonical_format:  # sum duplicates in a copy, not in the caller's X
+            X = X.copy()
+            X.sum_duplicates()
+    else:
+        X = np.ascontiguousarray(X, dtype=np.float64)
     if X.ndim != 2 or X.shape[1] != pitches.shape[1]:
         raise ValueError(f"X must have shape (n, {pitches.shape[1]}) to match the grids, "
                          f"got {X.shape}.")
@@ -268,22 +272,12 @@ def bin_indices(X, pitches, shifts, backend="auto"):
     keys = _keys(*pitches.shape)
     out = np.empty((X.shape[0], pitches.shape[0]), dtype=np.uint64)
     if sp.issparse(X):
-        X = sp.csr_matrix(X, dtype=np.float64)
-        if not X.has_canonical_format:
-            X = X.copy()
-            X.sum_duplicates()
         zero_terms, zero_ids = _zero_cell_hashes(pitches, shifts, keys)
-        args = (X.data, X.indices, X.indptr, pitches, shifts, keys, zero_terms, zero_ids)
-        if path == "numba":
-            _bin_hashes_csr_numba(*args, out)
-        else:
-            out = _bin_hashes_csr_numpy(*args)
+        loop = _bin_hashes_csr_numba if path == "numba" else _bin_hashes_csr_numpy
+        loop(X.data, X.indices, X.indptr, pitches, shifts, keys, zero_terms, zero_ids, out)
     else:
-        X = np.ascontiguousarray(X, dtype=np.float64)
-        if path == "numba":
-            _bin_hashes_dense_numba(X, pitches, shifts, keys, out)
-        else:
-            out = _bin_hashes_dense_numpy(X, pitches, shifts, keys)
+        loop = _bin_hashes_dense_numba if path == "numba" else _bin_hashes_dense_numpy
+        loop(X, pitches, shifts, keys, out)
     return out.view(np.int64)
 
 
@@ -315,7 +309,9 @@ class RandomBinningFeatures(ClassNamePrefixFeaturesOutMixin, TransformerMixin, B
         P, the number of grids: the number of non-zeros of every training row.
     gamma : float > 0, default=None
         Width of the Laplacian kernel :math:`\exp(-\gamma\|x - y\|_1)`; ``None`` is 1/d,
-        as in :class:`~lsl_lib.random_features.RandomFourierFeatures`.
+        as in :class:`~lsl_lib.random_features.RandomFourierFeatures`. (No ``'scale'``:
+        the learners' ``'scale'`` is calibrated on squared Euclidean distances, not on
+        :math:`\|x - y\|_1`.) The pitches have mean :math:`2/\gamma`.
     n_components : int >= n_grids, default=None
         ``None``: one column per cell that the training set occupies, grid by grid (a
         vocabulary learnt by ``fit``; the width is known after ``fit``). An int D: a fixed
