@@ -400,6 +400,9 @@ class RandomBinningFeatures(ClassNamePrefixFeaturesOutMixin, TransformerMixin, B
            'randombinningfeatures4', 'randombinningfeatures5'], dtype=object)
     """
 
+    #: The kernel the map estimates (read as ``transformer.kernel``, as for the Fourier maps).
+    kernel = "laplacian"
+
     _parameter_constraints = {
         "n_grids": [Interval(Integral, 1, None, closed="left")],
         "gamma": _KERNEL_CONSTRAINTS["gamma"],

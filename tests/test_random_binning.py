@@ -12,6 +12,8 @@ import scipy.integrate
 import scipy.sparse as sp
 import scipy.stats
 from sklearn.base import clone
+from sklearn.pipeline import make_pipeline
+from sklearn.svm import LinearSVC
 from sklearn.utils import estimator_checks
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
@@ -192,6 +194,19 @@ def test_hashed_width_gives_every_point_p_entries():
     est = RandomBinningFeatures(n_grids=10, n_components=200, random_state=0).fit(X_train)
     np.testing.assert_array_equal(np.diff(est.transform(X_new).indptr), 10)
     np.testing.assert_array_equal(np.diff(est.transform(np.full((1, 3), 1e6)).indptr), 10)
+
+
+def test_a_linear_model_on_the_features_learns_a_nonlinear_rule():
+    """XOR of the signs of two coordinates: no linear rule beats chance, a linear SVM on
+    the binning features (a Laplacian-kernel machine) learns it, in a Pipeline."""
+    rng = np.random.default_rng(0)
+    X = rng.uniform(-1, 1, size=(4000, 2))
+    y = (X[:, 0] * X[:, 1] > 0).astype(int)
+    train, test = slice(0, 3000), slice(3000, None)
+    linear = LinearSVC().fit(X[train], y[train]).score(X[test], y[test])
+    binned = make_pipeline(RandomBinningFeatures(n_grids=100, gamma=2.0, random_state=0),
+                           LinearSVC()).fit(X[train], y[train]).score(X[test], y[test])
+    assert linear < 0.6 and binned > 0.95
 
 
 # ---------------------------------------------------------------- the cell ids
