@@ -372,7 +372,8 @@ class RandomBinningFeatures(ClassNamePrefixFeaturesOutMixin, TransformerMixin, B
         \mathbb E[z(x)^\top z(y)] = k + (1 - k)\,\frac1P\sum_p \frac{1}{w_p}
         \approx k + (1 - k)\frac PD,
 
-    a bias below P/D that vanishes as D/P grows (D = 1000 P: at most 0.001).
+    a bias of at most :math:`1/\lfloor D/P \rfloor` that vanishes as D/P grows
+    (D = 1000 P: at most 0.001).
 
     Cost: O(n P d) hash evaluations for dense X, O(P · nnz) for CSR X (absent coordinates
     cost nothing); the output holds n P values and indices, against n D floats for a dense
