@@ -6,6 +6,14 @@ from matplotlib.ticker import NullFormatter
 from lsl_lib._plotting._base import _mean_and_band, _readable_log_ticks, new_figure
 
 
+def _log_axis_ticks(axis, values):
+    """Plain-number ticks (0.05, 0.1, 0.2) on a log axis spanning less than three decades;
+    powers of ten beyond, where 1, 2, 5 per decade would crowd the axis."""
+    values = np.asarray([v for v in np.ravel(values) if v > 0], dtype=float)
+    if values.size and values.max() < 1e3 * values.min():
+        _readable_log_ticks(axis)
+
+
 def plot_activations(z, values, *, formulas=None, xlabel="a·x + b   (RBF: x − a, b = 1)"):
     """One small panel per hidden node, :math:`g` against its argument.
 
@@ -68,7 +76,7 @@ def plot_solver_times(n_samples, seconds, n_hidden, *, title=None):
     ax.set_yscale("log")
     ax.set_xticks(ratio, [f"{v:g}" for v in ratio])
     ax.xaxis.set_minor_formatter(NullFormatter())
-    _readable_log_ticks(ax.yaxis)
+    _log_axis_ticks(ax.yaxis, np.concatenate([np.ravel(v) for v in seconds.values()]))
     ax.set_xlabel(f"N / L   (training rows per hidden node, L = {n_hidden})")
     ax.set_ylabel("time of the solve (s)")
     ax.grid(True, which="both", alpha=0.3)
@@ -120,11 +128,13 @@ def plot_elm_fit(x, f, x_train, y_train, predictions, widths, errors, *, current
     ax_fit.set_xlabel("x")
     ax_fit.set_ylabel("y")
     ax_fit.grid(True, alpha=0.3)
-    ax_fit.legend(fontsize="small", loc="lower left", ncols=2)
+    ax_fit.legend(fontsize="small", loc="upper left", ncols=2)
 
     widths = np.asarray(widths, dtype=float)
+    drawn = []
     for label, values in errors.items():
         mean, lo, hi, n_runs = _mean_and_band(values, band)
+        drawn.append(np.concatenate([lo, hi]))
         line, = ax_err.plot(widths, mean, marker="o", ms=4, lw=2,
                             label=f"{label} (mean of {n_runs})" if n_runs > 1 else label)
         if n_runs > 1:
@@ -133,6 +143,7 @@ def plot_elm_fit(x, f, x_train, y_train, predictions, widths, errors, *, current
         ax_err.axvline(current, color="k", lw=1.2, ls=":", label=f"L = {current}")
     ax_err.set_xscale("log")
     ax_err.set_yscale("log")
+    _log_axis_ticks(ax_err.yaxis, np.concatenate(drawn))
     ax_err.set_xticks(widths, [f"{v:g}" for v in widths])
     ax_err.xaxis.set_minor_formatter(NullFormatter())
     ax_err.set_xlabel("hidden nodes L")
