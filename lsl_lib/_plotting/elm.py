@@ -45,7 +45,7 @@ def plot_activations(z, values, *, formulas=None, xlabel="a·x + b   (RBF: x −
     return fig
 
 
-def plot_solver_times(n_samples, seconds, n_hidden, *, title=None):
+def plot_solver_times(n_samples, seconds, n_hidden, *, ylabel="time of the solve (s)", title=None):
     """Time of each closed form against N/L, on log-log axes, with the crossing N = L marked.
 
     Parameters
@@ -57,6 +57,8 @@ def plot_solver_times(n_samples, seconds, n_hidden, *, title=None):
         (n_repeats, n_points) (then the median is drawn, with the range as a band).
     n_hidden : int
         L, the number of hidden nodes, fixed.
+    ylabel : str, default='time of the solve (s)'
+        Say what was timed (wall-clock or CPU time).
     title : str, optional
 
     Returns
@@ -78,7 +80,7 @@ def plot_solver_times(n_samples, seconds, n_hidden, *, title=None):
     ax.xaxis.set_minor_formatter(NullFormatter())
     _log_axis_ticks(ax.yaxis, np.concatenate([np.ravel(v) for v in seconds.values()]))
     ax.set_xlabel(f"N / L   (training rows per hidden node, L = {n_hidden})")
-    ax.set_ylabel("time of the solve (s)")
+    ax.set_ylabel(ylabel)
     ax.grid(True, which="both", alpha=0.3)
     ax.legend(fontsize="small", loc="upper left")
     if title:
