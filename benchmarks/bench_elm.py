@@ -136,7 +136,8 @@ def run(quick=False):
                     lambda: ridge.fit(hidden_layer(X, W, b, "sigmoid"), T), elm_fit, repeats)
                 rows.append(ratio_row(f"hidden_layer + Ridge / ELM.fit: {shape}",
                                       ridge_fit, elm_fits,
-                                      note=f"median ELM fit {np.median(elm_fits) * 1e3:.1f} ms CPU"))
+                                      note=f"median ELM fit {np.median(elm_fits) * 1e3:.1f} "
+                                           "ms CPU"))
                 if hpelm is None:
                     continue
 

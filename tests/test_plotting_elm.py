@@ -19,7 +19,8 @@ def test_activations_one_panel_per_node_with_its_formula():
 
 def test_solver_times_against_n_over_l_with_the_crossing():
     n = np.array([50, 100, 200, 400])
-    seconds = {"primal": [[0.2, 0.2, 0.3, 0.4], [0.4, 0.2, 0.3, 0.6]], "dual": [0.01, 0.1, 0.3, 1.0]}
+    seconds = {"primal": [[0.2, 0.2, 0.3, 0.4], [0.4, 0.2, 0.3, 0.6]],
+               "dual": [0.01, 0.1, 0.3, 1.0]}
     fig = plot_solver_times(n, seconds, 100, title="t")
     ax = fig.axes[0]
     assert ax.get_xscale() == ax.get_yscale() == "log"
