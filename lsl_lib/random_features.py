@@ -487,7 +487,8 @@ def kernel_approximation_error(transformer, X, kernel=None, gamma=None, degree=N
     Parameters
     ----------
     transformer : a scikit-learn transformer
-        Fitted on X first if it is not fitted yet.
+        Fitted on X first if it is not fitted yet. Its output may be dense or sparse
+        (random binning's CSR).
     X : array-like of shape (n, d)
     kernel : str, default=None
         ``None`` is ``transformer.kernel`` (``'gaussian'`` when it has none).
@@ -515,7 +516,8 @@ def kernel_approximation_error(transformer, X, kernel=None, gamma=None, degree=N
         check_is_fitted(transformer)
     except NotFittedError:
         transformer.fit(X)
-    Z = np.asarray(transformer.transform(X), dtype=np.float64)
+    Z = transformer.transform(X)
+    Z = np.asarray(Z.toarray() if sp.issparse(Z) else Z, dtype=np.float64)
     K = kernel_matrix(
         X, kernel=getattr(transformer, "kernel", "gaussian") if kernel is None else kernel,
         gamma=getattr(transformer, "gamma_", None) if gamma is None else gamma,

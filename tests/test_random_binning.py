@@ -21,6 +21,7 @@ import lsl_lib.random_binning as rb
 from lsl_lib._core.backend import numba_available
 from lsl_lib.kernels import kernel_matrix
 from lsl_lib.random_binning import RandomBinningFeatures, bin_indices, draw_grids, grid_widths
+from lsl_lib.random_features import kernel_approximation_error
 
 N_SD = 5
 needs_numba = pytest.mark.skipif(not numba_available(), reason="numba is not available")
@@ -98,6 +99,10 @@ def test_gram_matrix_approaches_the_kernel_matrix():
     error = np.abs((Z @ Z.T).toarray() - K)
     # every entry within 5 sd; the sd of an entry is at most 1 / (2 sqrt(P)) = 0.005
     assert np.all(error <= N_SD * np.sqrt(K * (1 - K) / P) + 1e-12)
+    # the lectures' error measure reads the sparse output and the transformer's kernel
+    errors = kernel_approximation_error(
+        RandomBinningFeatures(n_grids=P, gamma=0.2, random_state=1), X)
+    assert errors["max_absolute"] == pytest.approx(error.max(), abs=1e-12)
 
 
 def test_fixed_width_has_the_bias_of_its_collisions():
