@@ -10,8 +10,8 @@ import importlib
 
 __version__ = "0.1.0"
 
-_SUBMODULES = ("coordinate_descent", "datasets", "fastfood", "kernel_pegasos", "kernels", "losses",
-               "nystroem", "online_kernel", "pegasos", "plotting", "random_features",
+_SUBMODULES = ("coordinate_descent", "datasets", "doubly_stochastic", "fastfood", "kernel_pegasos",
+               "kernels", "losses", "nystroem", "online_kernel", "pegasos", "plotting", "random_features",
                "stochastic_gradient", "widgets")
 
 __all__ = list(_SUBMODULES)

@@ -608,8 +608,8 @@ _PARAMETERS_DOC = r"""
     nu : float >= 0, default=1e-4
         :math:`\nu`, the weight of :math:`\frac{\nu}{2}\|f\|^2`; each step shrinks the earlier
         coefficients by :math:`1 - \gamma_i\nu`.
-    theta : float > 0, default=1.0
-        :math:`\theta` in the step :math:`\gamma_i = \theta/(1 + \theta' i)`.
+    theta : float > 0, default=THETA_DEFAULT
+        :math:`\theta` in the step :math:`\gamma_i = \theta/(1 + \theta' i)`. THETA_WHY
     theta_prime : float >= 0, default=0.01
         :math:`\theta'`: the steps stay near :math:`\theta` for the first :math:`1/\theta'`
         steps, then decay like :math:`1/i` (0: a constant step).
@@ -622,6 +622,13 @@ _PARAMETERS_DOC = r"""
         same model on both.
     random_state : None, int or numpy.random.Generator, default=None
         Draws the model's seed (``seed_``), then the mini-batches."""
+
+
+
+def _parameters_doc(theta_default, theta_why):
+    return _PARAMETERS_DOC.replace("THETA_DEFAULT", theta_default).replace("THETA_WHY",
+                                                                           theta_why)
+
 
 _ATTRIBUTES_DOC = r"""
     seed_ : int
@@ -673,7 +680,10 @@ class DoublyStochasticClassifier(ClassifierMixin, _BaseDoublyStochastic):
     ----------
     loss : {'hinge', 'log'}, default='hinge'
         The SVM's hinge or logistic regression's log loss (one-vs-rest per class)."""\
-        + _PARAMETERS_DOC + r"""
+        + _parameters_doc("4.0", (
+            "The losses are\n        Lipschitz, the log loss 1/4-smooth: long first steps are "
+            "safe and learn\n        faster (on digits, 150 steps: 0.93 test accuracy at "
+            "theta=1, 0.97 at 4).")) + r"""
 
     Attributes
     ----------
@@ -711,7 +721,7 @@ class DoublyStochasticClassifier(ClassifierMixin, _BaseDoublyStochastic):
     _eval_name = "test_error"
 
     def __init__(self, loss="hinge", n_iter=300, batch_size=32, block_size=16,
-                 kernel="gaussian", gamma="scale", nu=1e-4, theta=1.0, theta_prime=0.01,
+                 kernel="gaussian", gamma="scale", nu=1e-4, theta=4.0, theta_prime=0.01,
                  sampling="iid", record_every=None, backend="auto", random_state=None):
         self.loss = loss
         self.n_iter = n_iter
@@ -826,7 +836,9 @@ class DoublyStochasticRegressor(RegressorMixin, _BaseDoublyStochastic):
     Parameters
     ----------
     loss : {'squared'}, default='squared'"""\
-        + _PARAMETERS_DOC + r"""
+        + _parameters_doc("1.0", (
+            "The squared loss is\n        1-smooth in f and k(x, x) = 1: steps beyond 2 "
+            "overshoot.")) + r"""
 
     Attributes
     ----------
