@@ -137,17 +137,20 @@ def _check_rff_kernel(kernel):
 def block_frequencies(seed, block, n_features, block_size, kernel="gaussian", gamma=1.0):
     r"""Frequencies W and phases b of block ``block``, regenerated from (seed, block).
 
-    Feature c of the block has the frequency :math:`\omega_c` (column c of W) built from
-    the uniforms :math:`u_{2e}, u_{2e+1}` of :func:`block_uniforms`, e = c d + k for its
-    coordinate k, and the phase :math:`b_c = 2\pi u_{2dB + c}`. The laws are those of
-    :func:`lsl_lib.random_features.draw_frequencies`:
+    Element e = c d + k of the block (coordinate k of feature c's frequency
+    :math:`\omega_c`, column c of W) is built from the uniforms of :func:`block_uniforms`,
+    and the phase of feature c is :math:`b_c = 2\pi u_{2dB + c}`. The laws are those of
+    :func:`lsl_lib.random_features.draw_frequencies`; the Gaussian elements come in
+    Box-Muller pairs, :math:`(\omega_{2m}, \omega_{2m+1}) = \sqrt{2\gamma}\,r_m
+    (\cos\theta_m, \sin\theta_m)` with :math:`r_m = \sqrt{-2\ln u_{2m}}`,
+    :math:`\theta_m = 2\pi u_{2m+1}` (two independent normals per pair of uniforms):
 
     =============  =================================  ==========================================
     ``kernel``     law of :math:`\omega_{ck}`           from the uniforms
     =============  =================================  ==========================================
-    ``gaussian``   :math:`\mathcal N(0, 2\gamma)`       :math:`\sqrt{2\gamma}\sqrt{-2\ln u_{2e}}\cos(2\pi u_{2e+1})`
-    ``laplacian``  Cauchy, scale :math:`\gamma`         :math:`\gamma\tan(\pi(u_{2e} - \frac12))`
-    ``cauchy``     Laplace, scale :math:`\sqrt\gamma`   :math:`-\sqrt\gamma\,\mathrm{sign}(v)\ln(1 - 2|v|)`, :math:`v = u_{2e} - \frac12`
+    ``gaussian``   :math:`\mathcal N(0, 2\gamma)`       Box-Muller, as above
+    ``laplacian``  Cauchy, scale :math:`\gamma`         :math:`\gamma\tan(\pi(u_e - \frac12))`
+    ``cauchy``     Laplace, scale :math:`\sqrt\gamma`   :math:`-\sqrt\gamma\,\mathrm{sign}(v)\ln(1 - 2|v|)`, :math:`v = u_e - \frac12`
     =============  =================================  ==========================================
 
     Parameters
@@ -170,16 +173,21 @@ def block_frequencies(seed, block, n_features, block_size, kernel="gaussian", ga
     """
     code = _check_rff_kernel(kernel)
     d, B = n_features, block_size
-    u = block_uniforms(seed, block, 2 * d * B + B)
-    first, second = u[0:2 * d * B:2], u[1:2 * d * B:2]
-    if code == GAUSSIAN:
-        omega = np.sqrt(2.0 * gamma) * np.sqrt(-2.0 * np.log(first)) * np.cos(2.0 * np.pi * second)
+    n = d * B
+    u = block_uniforms(seed, block, 2 * n + B)
+    if code == GAUSSIAN:  # Box-Muller: the pair m gives the elements 2m (cos) and 2m+1 (sin)
+        radius = np.sqrt(-2.0 * np.log(u[0:n:2]))
+        angle = 2.0 * np.pi * u[1:n + 1:2]
+        omega = np.empty(n)
+        omega[0::2] = radius * np.cos(angle)
+        omega[1::2] = (radius * np.sin(angle))[:n // 2]
+        omega *= np.sqrt(2.0 * gamma)
     elif code == LAPLACIAN:
-        omega = gamma * np.tan(np.pi * (first - 0.5))
+        omega = gamma * np.tan(np.pi * (u[:n] - 0.5))
     else:  # CAUCHY
-        v = first - 0.5
+        v = u[:n] - 0.5
         omega = -np.sqrt(gamma) * np.sign(v) * np.log(1.0 - 2.0 * np.abs(v))
-    return omega.reshape(B, d).T, 2.0 * np.pi * u[2 * d * B:]
+    return omega.reshape(B, d).T, 2.0 * np.pi * u[2 * n:]
 
 
 def block_features(X, seed, block, block_size, kernel="gaussian", gamma=1.0):
@@ -286,48 +294,61 @@ def _mix_scalar(z):
 @jit
 def fill_block(seed, block, kernel_code, gamma, W, b):
     """Compiled :func:`block_frequencies`: write block ``block``'s frequencies into W, of
-    shape (B, d) (row c is :math:`\\omega_c`), and its phases into b."""
-    B, d = W.shape
+    shape (d, B) (column c is :math:`\\omega_c`), and its phases into b."""
+    d, B = W.shape
+    n = d * B
     key = _mix_scalar(np.uint64(seed) + np.uint64(block + 1) * _GOLDEN)
     two_pi = 2.0 * math.pi
-    scale_gauss = math.sqrt(2.0 * gamma)
-    scale_laplace = math.sqrt(gamma)
-    for c in range(B):
-        for kk in range(d):
-            e = c * d + kk
-            z1 = _mix_scalar(key + np.uint64(2 * e + 1) * _GOLDEN)
-            u1 = (float(z1 >> _S11) + 0.5) * _TWO_POW_M53
-            if kernel_code == GAUSSIAN:
-                z2 = _mix_scalar(key + np.uint64(2 * e + 2) * _GOLDEN)
-                u2 = (float(z2 >> _S11) + 0.5) * _TWO_POW_M53
-                W[c, kk] = scale_gauss * math.sqrt(-2.0 * math.log(u1)) * math.cos(two_pi * u2)
-            elif kernel_code == LAPLACIAN:
-                W[c, kk] = gamma * math.tan(math.pi * (u1 - 0.5))
+    if kernel_code == GAUSSIAN:
+        scale = math.sqrt(2.0 * gamma)
+        for m in range((n + 1) // 2):
+            z1 = _mix_scalar(key + np.uint64(2 * m + 1) * _GOLDEN)
+            z2 = _mix_scalar(key + np.uint64(2 * m + 2) * _GOLDEN)
+            radius = scale * math.sqrt(-2.0 * math.log((float(z1 >> _S11) + 0.5) * _TWO_POW_M53))
+            angle = two_pi * ((float(z2 >> _S11) + 0.5) * _TWO_POW_M53)
+            e = 2 * m
+            W[e % d, e // d] = radius * math.cos(angle)
+            if e + 1 < n:
+                W[(e + 1) % d, (e + 1) // d] = radius * math.sin(angle)
+    else:
+        scale = math.sqrt(gamma)
+        for e in range(n):
+            z = _mix_scalar(key + np.uint64(e + 1) * _GOLDEN)
+            u = (float(z >> _S11) + 0.5) * _TWO_POW_M53
+            if kernel_code == LAPLACIAN:
+                W[e % d, e // d] = gamma * math.tan(math.pi * (u - 0.5))
             else:
-                v = u1 - 0.5
+                v = u - 0.5
                 sign = 1.0 if v > 0.0 else (-1.0 if v < 0.0 else 0.0)
-                W[c, kk] = -scale_laplace * sign * math.log(1.0 - 2.0 * abs(v))
+                W[e % d, e // d] = -scale * sign * math.log(1.0 - 2.0 * abs(v))
     for c in range(B):
-        z = _mix_scalar(key + np.uint64(2 * d * B + c + 1) * _GOLDEN)
-        b[c] = two_pi * (float(z >> _S11) + 0.5) * _TWO_POW_M53
+        z = _mix_scalar(key + np.uint64(2 * n + c + 1) * _GOLDEN)
+        b[c] = two_pi * ((float(z >> _S11) + 0.5) * _TWO_POW_M53)
 
 
 @jit
 def row_features(data, cols, indptr, d, x, W, b, phi):
     r"""Compiled :func:`block_features` of one row x of X (``compiled_arrays`` form): write
-    :math:`\sqrt{2/B}\cos(W^\top x + b)` into ``phi`` (length B), W of shape (B, d)."""
-    B = W.shape[0]
+    :math:`\sqrt{2/B}\cos(W^\top x + b)` into ``phi`` (length B), W of shape (d, B). The
+    B projections are accumulated side by side (independent sums: the loop over c
+    vectorises), then passed through the cosine."""
+    B = W.shape[1]
     norm = math.sqrt(2.0 / B)
-    dense = indptr.shape[0] == 0
     for c in range(B):
-        acc = b[c]
-        if dense:  # a contiguous row: no index array, the loop vectorises
-            for kk in range(d):
-                acc += data[x * d + kk] * W[c, kk]
-        else:
-            for p in range(indptr[x], indptr[x + 1]):
-                acc += data[p] * W[c, cols[p]]
-        phi[c] = norm * math.cos(acc)
+        phi[c] = b[c]
+    if indptr.shape[0] == 0:  # dense: row x is data[x*d:(x+1)*d]
+        for kk in range(d):
+            value = data[x * d + kk]
+            for c in range(B):
+                phi[c] += value * W[kk, c]
+    else:
+        for p in range(indptr[x], indptr[x + 1]):
+            value = data[p]
+            kk = cols[p]
+            for c in range(B):
+                phi[c] += value * W[kk, c]
+    for c in range(B):
+        phi[c] = norm * math.cos(phi[c])
 
 
 @jit
@@ -338,7 +359,7 @@ def accumulate_scores(data, cols, indptr, d, rows, seed, alpha, first_block, ker
     ``out[r]`` for each ``x = X[rows[r]]``; X as
     :func:`lsl_lib._core.backend.compiled_arrays` gives it."""
     n_blocks, B, K = alpha.shape
-    W = np.empty((B, d))
+    W = np.empty((d, B))
     b = np.empty(B)
     phi = np.empty(B)
     for j in range(n_blocks):
@@ -358,7 +379,7 @@ def dsg_numba_chunk(data, cols, indptr, d, Y, alpha, indices, t0, seed, kernel_c
     T, k = indices.shape
     B = alpha.shape[1]
     K = alpha.shape[2]
-    W = np.empty((B, d))
+    W = np.empty((d, B))
     b = np.empty(B)
     phi = np.empty((k, B))
     f = np.zeros((k, K))
