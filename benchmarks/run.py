@@ -15,6 +15,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import bench_coordinate_descent  # noqa: E402
+import bench_doubly_stochastic  # noqa: E402
 import bench_fastfood  # noqa: E402
 import bench_import  # noqa: E402
 import bench_kernel_approximation_error  # noqa: E402
@@ -32,7 +33,8 @@ BENCHMARKS = {"import": bench_import, "pegasos": bench_pegasos,
               "coordinate_descent": bench_coordinate_descent,
               "random_features": bench_random_features, "fastfood": bench_fastfood,
               "nystroem": bench_nystroem,
-              "kernel_approximation_error": bench_kernel_approximation_error}
+              "kernel_approximation_error": bench_kernel_approximation_error,
+              "doubly_stochastic": bench_doubly_stochastic}
 
 
 def main(argv=None):

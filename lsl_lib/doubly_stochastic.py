@@ -352,6 +352,36 @@ def row_features(data, cols, indptr, d, x, W, b, phi):
 
 
 @jit
+def gather_rows(data, indptr, d, rows):
+    """The rows ``rows`` of a dense X (``compiled_arrays`` form) as a C-ordered (k, d)
+    array; an empty (0, d) array for a CSR X, whose rows are read in place."""
+    if indptr.shape[0] != 0:
+        return np.empty((0, d))
+    Xb = np.empty((rows.shape[0], d))
+    for r in range(rows.shape[0]):
+        for kk in range(d):
+            Xb[r, kk] = data[rows[r] * d + kk]
+    return Xb
+
+
+@jit
+def batch_features(data, cols, indptr, d, rows, Xb, W, b, phi):
+    r"""Compiled :func:`block_features` of the rows ``rows`` of X into ``phi`` (k, B): a dense
+    X by one product ``Xb @ W`` of its gathered rows (BLAS), a CSR X row by row
+    (:func:`row_features`)."""
+    B = W.shape[1]
+    if Xb.shape[0] == rows.shape[0]:
+        np.dot(Xb, W, phi)
+        norm = math.sqrt(2.0 / B)
+        for r in range(rows.shape[0]):
+            for c in range(B):
+                phi[r, c] = norm * math.cos(phi[r, c] + b[c])
+    else:
+        for r in range(rows.shape[0]):
+            row_features(data, cols, indptr, d, rows[r], W, b, phi[r])
+
+
+@jit
 def accumulate_scores(data, cols, indptr, d, rows, seed, alpha, first_block, kernel_code,
                       gamma, out):
     r"""Compiled :func:`predict_blocks`: add :math:`\sum_j \alpha_j^\top\phi_{\omega_j}(x)`
@@ -361,14 +391,15 @@ def accumulate_scores(data, cols, indptr, d, rows, seed, alpha, first_block, ker
     n_blocks, B, K = alpha.shape
     W = np.empty((d, B))
     b = np.empty(B)
-    phi = np.empty(B)
+    phi = np.empty((rows.shape[0], B))
+    Xb = gather_rows(data, indptr, d, rows)
     for j in range(n_blocks):
         fill_block(seed, first_block + j, kernel_code, gamma, W, b)
+        batch_features(data, cols, indptr, d, rows, Xb, W, b, phi)
         for r in range(rows.shape[0]):
-            row_features(data, cols, indptr, d, rows[r], W, b, phi)
             for c in range(B):
                 for q in range(K):
-                    out[r, q] += alpha[j, c, q] * phi[c]
+                    out[r, q] += alpha[j, c, q] * phi[r, c]
 
 
 @jit
@@ -391,8 +422,8 @@ def dsg_numba_chunk(data, cols, indptr, d, Y, alpha, indices, t0, seed, kernel_c
         accumulate_scores(data, cols, indptr, d, rows, seed, alpha[:i - 1], 0, kernel_code,
                           gamma, f)
         fill_block(seed, i - 1, kernel_code, gamma, W, b)  # block i's features on the batch
-        for r in range(k):
-            row_features(data, cols, indptr, d, rows[r], W, b, phi[r])
+        batch_features(data, cols, indptr, d, rows, gather_rows(data, indptr, d, rows), W, b,
+                       phi)
         shrink = 1.0 - gamma_i * nu
         for j in range(i - 1):
             for c in range(B):

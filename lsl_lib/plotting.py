@@ -29,6 +29,7 @@ from lsl_lib._plotting.kernel_approximation import (plot_error_curves, plot_matr
 from lsl_lib._plotting.random_features import (plot_estimate_distribution,
                                                plot_kernel_approximation)
 from lsl_lib._plotting.nystroem import plot_accuracy_and_time, plot_landmarks, plot_nystroem
+from lsl_lib._plotting.doubly_stochastic import plot_dsg_convergence, plot_model_memory
 
 __all__ = [
     "AXIS_LABELS", "new_figure", "plot_convergence",
@@ -44,4 +45,5 @@ __all__ = [
     "plot_error_curves", "plot_matrices", "plot_spectrum", "plot_variance",
     "plot_estimate_distribution", "plot_kernel_approximation",
     "plot_accuracy_and_time", "plot_landmarks", "plot_nystroem",
+    "plot_dsg_convergence", "plot_model_memory",
 ]
