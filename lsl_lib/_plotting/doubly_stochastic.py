@@ -1,6 +1,6 @@
 """Figures of ``notebooks/13_doubly_stochastic_gradients.ipynb``."""
 import numpy as np
-from matplotlib.ticker import FuncFormatter
+from matplotlib.ticker import EngFormatter, FuncFormatter
 
 from lsl_lib._plotting._base import _legend_below, _trace_axis, new_figure
 
@@ -33,6 +33,8 @@ def plot_dsg_convergence(runs, x=("examples", "seconds"), y="test_error", logx=(
             ax.plot(np.asarray(trace[column], dtype=float), np.asarray(trace[y], dtype=float),
                     "o-", ms=3, lw=1.8, color=f"C{k}", label=label)
         _trace_axis(ax, column, y, logx=column in logx, logy=False)
+        if column == "seconds":  # the log scale replaced the formatter: "20 ms", not 2×10⁻²
+            ax.xaxis.set_major_formatter(EngFormatter(unit="s"))
         if column == "examples":
             ax.set_xlabel("examples seen")
             ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:,.0f}"))
