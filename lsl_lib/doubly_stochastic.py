@@ -62,7 +62,6 @@ import math
 from numbers import Integral, Real
 
 import numpy as np
-import scipy.sparse as sp
 from scipy.special import expit
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, _fit_context
 from sklearn.preprocessing import LabelBinarizer
@@ -76,7 +75,7 @@ from lsl_lib._core.random import check_random_state
 from lsl_lib._core.sampling import sample_indices
 from lsl_lib._core.trace import Trace, chunk_bounds
 from lsl_lib._core.validation import ITERATIVE_CONSTRAINTS, check_batch_size, check_n_classes
-from lsl_lib.kernels import (CAUCHY, GAUSSIAN, KERNELS, LAPLACIAN, _LEARNER_KERNEL_CONSTRAINTS,
+from lsl_lib.kernels import (GAUSSIAN, KERNELS, LAPLACIAN, _LEARNER_KERNEL_CONSTRAINTS,
                              fitted_gamma)
 from lsl_lib.losses import get_loss, score_derivative
 from lsl_lib.random_features import RFF_KERNELS
@@ -145,13 +144,10 @@ def block_frequencies(seed, block, n_features, block_size, kernel="gaussian", ga
     (\cos\theta_m, \sin\theta_m)` with :math:`r_m = \sqrt{-2\ln u_{2m}}`,
     :math:`\theta_m = 2\pi u_{2m+1}` (two independent normals per pair of uniforms):
 
-    =============  =================================  ==========================================
-    ``kernel``     law of :math:`\omega_{ck}`           from the uniforms
-    =============  =================================  ==========================================
-    ``gaussian``   :math:`\mathcal N(0, 2\gamma)`       Box-Muller, as above
-    ``laplacian``  Cauchy, scale :math:`\gamma`         :math:`\gamma\tan(\pi(u_e - \frac12))`
-    ``cauchy``     Laplace, scale :math:`\sqrt\gamma`   :math:`-\sqrt\gamma\,\mathrm{sign}(v)\ln(1 - 2|v|)`, :math:`v = u_e - \frac12`
-    =============  =================================  ==========================================
+    - ``'gaussian'``: :math:`\mathcal N(0, 2\gamma)`, by Box-Muller as above;
+    - ``'laplacian'``: Cauchy of scale :math:`\gamma`, :math:`\gamma\tan(\pi(u_e - \frac12))`;
+    - ``'cauchy'``: Laplace of scale :math:`\sqrt\gamma`,
+      :math:`-\sqrt\gamma\,\mathrm{sign}(v)\ln(1 - 2|v|)` with :math:`v = u_e - \frac12`.
 
     Parameters
     ----------

@@ -205,7 +205,8 @@ def test_functional_core_continues_a_state():
     state, _ = doubly_stochastic(X, Y, 7, random_state=rng, state=state, **kw)
     rng = np.random.default_rng(0)
     seed = int(rng.integers(0, 2**63))
-    indices = np.vstack([sample_indices(80, 5, 8, "iid", rng), sample_indices(80, 7, 8, "iid", rng)])
+    indices = np.vstack([sample_indices(80, 5, 8, "iid", rng),
+                         sample_indices(80, 7, 8, "iid", rng)])
     alpha, _ = _explicit_run(X, Y, indices, seed, 4, "gaussian", 1.0, 1.0, 0.01, 1e-4, "hinge")
     assert state.t == 12
     np.testing.assert_allclose(state.alpha.reshape(-1, 1), alpha, rtol=1e-10, atol=1e-15)
