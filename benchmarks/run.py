@@ -15,6 +15,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import bench_coordinate_descent  # noqa: E402
+import bench_doubly_stochastic  # noqa: E402
 import bench_elm  # noqa: E402
 import bench_fastfood  # noqa: E402
 import bench_import  # noqa: E402
@@ -35,7 +36,8 @@ BENCHMARKS = {"import": bench_import, "pegasos": bench_pegasos,
               "random_features": bench_random_features, "fastfood": bench_fastfood,
               "nystroem": bench_nystroem,
               "kernel_approximation_error": bench_kernel_approximation_error,
-              "random_binning": bench_random_binning, "elm": bench_elm}
+              "random_binning": bench_random_binning, "elm": bench_elm,
+              "doubly_stochastic": bench_doubly_stochastic}
 
 
 def main(argv=None):

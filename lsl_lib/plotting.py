@@ -30,6 +30,7 @@ from lsl_lib._plotting.random_features import (plot_estimate_distribution,
                                                plot_kernel_approximation)
 from lsl_lib._plotting.nystroem import plot_accuracy_and_time, plot_landmarks, plot_nystroem
 from lsl_lib._plotting.elm import plot_activations, plot_elm_fit, plot_solver_times
+from lsl_lib._plotting.doubly_stochastic import plot_dsg_convergence, plot_model_memory
 
 __all__ = [
     "AXIS_LABELS", "new_figure", "plot_convergence",
@@ -46,4 +47,5 @@ __all__ = [
     "plot_estimate_distribution", "plot_kernel_approximation",
     "plot_accuracy_and_time", "plot_landmarks", "plot_nystroem",
     "plot_activations", "plot_elm_fit", "plot_solver_times",
+    "plot_dsg_convergence", "plot_model_memory",
 ]

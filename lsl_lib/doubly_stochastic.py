@@ -1,0 +1,971 @@
+r"""Doubly stochastic gradients: kernel machines whose random features live as seeds.
+
+Dai, Xie, He, Liang, Raj, Balcan and Song (2014) minimise the regularised risk of a
+function f in the reproducing kernel Hilbert space of a shift-invariant kernel k,
+
+.. math::
+
+    R(f) = \mathbb E_{(x, y)}\big[\ell(f(x), y)\big] + \frac{\nu}{2}\|f\|_{\mathcal H}^2,
+
+by functional stochastic gradient steps that are random *twice*. The functional gradient
+of the loss at one example is :math:`\ell'(f(x), y)\, k(x, \cdot)`; by Bochner's theorem
+:math:`k(x, \cdot) = \mathbb E_\omega[\phi_\omega(x)\phi_\omega(\cdot)]` (random Fourier
+features, :mod:`lsl_lib.random_features`), so replacing the expectation over the data by a
+mini-batch :math:`b_i` and the one over the frequencies by a block of B random features
+:math:`\phi_{\omega_i}` gives an unbiased estimate of the gradient. Step i = 1, ..., T:
+
+.. math::
+
+    f_{i-1}(x) = \sum_{j<i} \alpha_j^\top \phi_{\omega_j}(x), \qquad
+    \alpha_i = -\frac{\gamma_i}{|b_i|}\sum_{(x, y)\in b_i}
+        \ell'\big(f_{i-1}(x), y\big)\, \phi_{\omega_i}(x), \qquad
+    \alpha_j \leftarrow (1 - \gamma_i\nu)\,\alpha_j \;(j < i),
+
+with the step :math:`\gamma_i = \theta/(1 + \theta' i)` and the block features
+:math:`\phi_\omega(x) = \sqrt{2/B}\,\cos(W^\top x + b)` (:func:`block_features`;
+:math:`\mathbb E[\phi_\omega(x)^\top\phi_\omega(y)] = k(x, y)`). This is Algorithm 1 of
+the paper with mini-batches of examples and blocks of features; prediction (Algorithm 2)
+evaluates the sum over every block.
+
+**Seeds, not matrices.** Block i's frequencies W and phases b are a deterministic
+function of the model's integer seed and of i (:func:`block_frequencies`), so the model
+stores only :math:`\alpha \in \mathbb R^{T B \times K}` and one integer: memory
+O(T B K), not the O(n D) of a feature matrix nor the O(d D) of RFF's frequencies. Every
+prediction regenerates the blocks, in training and afterwards alike. The price is time:
+step i evaluates i blocks on its mini-batch, so T steps cost :math:`O(T^2 B d |b|)`.
+
+The uniforms come from a counter-based generator, SplitMix64 (Steele, Lea and Flood
+2014) of (seed, block, counter), because the same numbers must come out of the numpy
+reference (vectorised on uint64 arrays, wrapping arithmetic) and of the numba loops
+(scalar code): numba's ``np.random`` inside compiled code is not numpy's ``Generator``
+stream, so :func:`lsl_lib.random_features.draw_frequencies`, which takes a Generator,
+cannot be called here. Its laws are reproduced exactly (the module's table): Gaussian
+:math:`\mathcal N(0, 2\gamma)` by Box-Muller, Cauchy of scale :math:`\gamma` by
+:math:`\gamma\tan(\pi(u - \frac12))`, Laplace of scale :math:`\sqrt\gamma` by inverting
+its distribution function.
+
+Two paths run the steps on the same mini-batch indices
+(:func:`lsl_lib._core.sampling.sample_indices`) and the same seed:
+:func:`dsg_numpy_chunk`, the readable reference, and :func:`dsg_numba_chunk`, the
+compiled loop; they agree to rounding.
+
+References
+----------
+Dai, Xie, He, Liang, Raj, Balcan, Song. Scalable kernel methods via doubly stochastic
+gradients. NIPS 2014.
+
+Rahimi, Recht. Random features for large-scale kernel machines. NIPS 2007.
+
+Steele, Lea, Flood. Fast splittable pseudorandom number generators. OOPSLA 2014.
+"""
+import math
+from numbers import Integral, Real
+
+import numpy as np
+from scipy.special import expit
+from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, _fit_context
+from sklearn.preprocessing import LabelBinarizer
+from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils.metaestimators import available_if
+from sklearn.utils.multiclass import _check_partial_fit_first_call, check_classification_targets
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from lsl_lib._core.backend import compiled_arrays, jit, resolve_backend
+from lsl_lib._core.random import check_random_state
+from lsl_lib._core.sampling import sample_indices
+from lsl_lib._core.trace import Trace, chunk_bounds
+from lsl_lib._core.validation import ITERATIVE_CONSTRAINTS, check_batch_size, check_n_classes
+from lsl_lib.kernels import (GAUSSIAN, KERNELS, LAPLACIAN, _LEARNER_KERNEL_CONSTRAINTS,
+                             fitted_gamma)
+from lsl_lib.losses import get_loss, score_derivative
+from lsl_lib.random_features import RFF_KERNELS
+
+# SplitMix64's constants: the golden-ratio increment and the two multipliers of its mix.
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
+_MIX2 = np.uint64(0x94D049BB133111EB)
+_S30, _S27, _S31, _S11 = np.uint64(30), np.uint64(27), np.uint64(31), np.uint64(11)
+_ONE = np.uint64(1)
+_TWO_POW_M53 = 2.0 ** -53
+
+
+# --- the counter-based generator and the features of a block --------------------------
+
+def _mix(z):
+    """SplitMix64's output function (uint64 arrays, wrapping arithmetic)."""
+    z = (z ^ (z >> _S30)) * _MIX1
+    z = (z ^ (z >> _S27)) * _MIX2
+    return z ^ (z >> _S31)
+
+
+def block_uniforms(seed, block, n):
+    r"""The first n uniforms of block ``block``: SplitMix64 keyed by (seed, block).
+
+    The key of the block is :math:`\kappa = \mathrm{mix}(s + (j + 1)\,g)` and its c-th
+    uniform :math:`u_c = (\lfloor \mathrm{mix}(\kappa + (c + 1)\,g) / 2^{11}\rfloor
+    + \frac12)\, 2^{-53}`, strictly inside (0, 1), with g the golden-ratio constant and
+    all arithmetic modulo :math:`2^{64}` (Steele et al. 2014). Any uniform can be computed
+    alone, which is what lets the compiled loop and this vectorised reference produce the
+    same numbers.
+
+    Parameters
+    ----------
+    seed : int
+        The model's seed, :math:`0 \le s < 2^{63}` (an int64 for the compiled path).
+    block : int
+        Block index j >= 0 (step i = j + 1 uses block j).
+    n : int
+        How many uniforms.
+
+    Returns
+    -------
+    u : ndarray of shape (n,), float64
+    """
+    key = _mix(np.array([seed], dtype=np.uint64) + np.array([block + 1], dtype=np.uint64) * _GOLDEN)
+    counters = np.arange(1, n + 1, dtype=np.uint64)
+    z = _mix(key + counters * _GOLDEN)
+    return ((z >> _S11).astype(np.float64) + 0.5) * _TWO_POW_M53
+
+
+def _check_rff_kernel(kernel):
+    if kernel not in RFF_KERNELS:
+        raise ValueError(f"kernel must be one of {RFF_KERNELS}, got {kernel!r}.")
+    return KERNELS.index(kernel)
+
+
+def block_frequencies(seed, block, n_features, block_size, kernel="gaussian", gamma=1.0):
+    r"""Frequencies W and phases b of block ``block``, regenerated from (seed, block).
+
+    Element e = c d + k of the block (coordinate k of feature c's frequency
+    :math:`\omega_c`, column c of W) is built from the uniforms of :func:`block_uniforms`,
+    and the phase of feature c is :math:`b_c = 2\pi u_{2dB + c}`. The laws are those of
+    :func:`lsl_lib.random_features.draw_frequencies`; the Gaussian elements come in
+    Box-Muller pairs, :math:`(\omega_{2m}, \omega_{2m+1}) = \sqrt{2\gamma}\,r_m
+    (\cos\theta_m, \sin\theta_m)` with :math:`r_m = \sqrt{-2\ln u_{2m}}`,
+    :math:`\theta_m = 2\pi u_{2m+1}` (two independent normals per pair of uniforms):
+
+    - ``'gaussian'``: :math:`\mathcal N(0, 2\gamma)`, by Box-Muller as above;
+    - ``'laplacian'``: Cauchy of scale :math:`\gamma`, :math:`\gamma\tan(\pi(u_e - \frac12))`;
+    - ``'cauchy'``: Laplace of scale :math:`\sqrt\gamma`,
+      :math:`-\sqrt\gamma\,\mathrm{sign}(v)\ln(1 - 2|v|)` with :math:`v = u_e - \frac12`.
+
+    Parameters
+    ----------
+    seed : int
+        The model's seed (``seed_`` of a fitted estimator).
+    block : int
+        Block index j >= 0.
+    n_features : int
+        d.
+    block_size : int
+        B, the features of the block.
+    kernel : {'gaussian', 'laplacian', 'cauchy'}, default='gaussian'
+    gamma : float > 0, default=1.0
+
+    Returns
+    -------
+    W : ndarray of shape (n_features, block_size)
+    b : ndarray of shape (block_size,)
+    """
+    code = _check_rff_kernel(kernel)
+    d, B = n_features, block_size
+    n = d * B
+    u = block_uniforms(seed, block, 2 * n + B)
+    if code == GAUSSIAN:  # Box-Muller: the pair m gives the elements 2m (cos) and 2m+1 (sin)
+        radius = np.sqrt(-2.0 * np.log(u[0:n:2]))
+        angle = 2.0 * np.pi * u[1:n + 1:2]
+        omega = np.empty(n)
+        omega[0::2] = radius * np.cos(angle)
+        omega[1::2] = (radius * np.sin(angle))[:n // 2]
+        omega *= np.sqrt(2.0 * gamma)
+    elif code == LAPLACIAN:
+        omega = gamma * np.tan(np.pi * (u[:n] - 0.5))
+    else:  # CAUCHY
+        v = u[:n] - 0.5
+        omega = -np.sqrt(gamma) * np.sign(v) * np.log(1.0 - 2.0 * np.abs(v))
+    return omega.reshape(B, d).T, 2.0 * np.pi * u[2 * n:]
+
+
+def block_features(X, seed, block, block_size, kernel="gaussian", gamma=1.0):
+    r"""The random features :math:`\phi_{\omega_j}(x) = \sqrt{2/B}\cos(W_j^\top x + b_j)` of
+    block j, for every row of X, regenerated from (seed, j).
+
+    :math:`\mathbb E[\phi_{\omega}(x)^\top\phi_{\omega}(y)] = k(x, y)`: the 'cos' map of
+    :class:`lsl_lib.random_features.RandomFourierFeatures` with D = B. This is the one
+    function through which training, prediction and any machine holding a range of
+    blocks (the block-parallel scheme of the lecture) see the features.
+
+    Parameters
+    ----------
+    X : ndarray or CSR matrix of shape (n, d)
+    seed, block, block_size, kernel, gamma
+        As in :func:`block_frequencies`.
+
+    Returns
+    -------
+    Phi : ndarray of shape (n, block_size)
+    """
+    W, b = block_frequencies(seed, block, X.shape[1], block_size, kernel, gamma)
+    return np.sqrt(2.0 / block_size) * np.cos(np.asarray(X @ W) + b)
+
+
+def predict_blocks(X, seed, alpha, kernel="gaussian", gamma=1.0, first_block=0):
+    r"""Algorithm 2 of the paper: :math:`f(x) = \sum_j \alpha_j^\top \phi_{\omega_j}(x)` over
+    the blocks ``first_block``, ``first_block + 1``, ... of ``alpha``, each regenerated.
+
+    Parameters
+    ----------
+    X : ndarray or CSR matrix of shape (n, d)
+    seed : int
+    alpha : ndarray of shape (n_blocks, B, K)
+        The coefficients of the blocks.
+    kernel, gamma
+        As in :func:`block_frequencies`.
+    first_block : int, default=0
+        Block index of ``alpha[0]`` (a machine holding blocks 100-199 passes 100).
+
+    Returns
+    -------
+    scores : ndarray of shape (n, K)
+    """
+    n_blocks, B, K = alpha.shape
+    scores = np.zeros((X.shape[0], K))
+    for j in range(n_blocks):
+        scores += block_features(X, seed, first_block + j, B, kernel, gamma) @ alpha[j]
+    return scores
+
+
+def step_sizes(theta, theta_prime, steps):
+    r""":math:`\gamma_i = \theta/(1 + \theta' i)` for the steps i given (1-based)."""
+    return theta / (1.0 + theta_prime * np.asarray(steps, dtype=np.float64))
+
+
+def dsg_numpy_chunk(X, Y, alpha, indices, t0, seed, kernel, gamma, theta, theta_prime, nu,
+                    loss, scores):
+    r"""Steps i = t0+1, ..., t0+T of doubly stochastic gradient descent: the numpy reference.
+
+    Parameters
+    ----------
+    X : ndarray or CSR matrix of shape (n, d)
+    Y : ndarray of shape (n, K)
+        Labels -1/+1 (one column per class, one-vs-rest) or real targets.
+    alpha : ndarray of shape (n_blocks, B, K), n_blocks >= t0 + T
+        Coefficients; rows ``0..t0-1`` hold the blocks of the steps done, updated in place.
+    indices : ndarray of shape (T, k)
+        The mini-batches.
+    t0 : int
+        Steps already done.
+    seed : int
+    kernel, gamma
+        As in :func:`block_frequencies`.
+    theta, theta_prime, nu : float
+        :math:`\theta, \theta', \nu`.
+    loss : lsl_lib.losses.Loss
+    scores : ndarray of shape (T, k, K)
+        Receives :math:`f_{i-1}(x)` on each mini-batch (before its step).
+    """
+    B = alpha.shape[1]
+    k = indices.shape[1]
+    for it, batch in enumerate(indices):
+        i = t0 + it + 1
+        gamma_i = theta / (1.0 + theta_prime * i)
+        X_b = X[batch]
+        f = predict_blocks(X_b, seed, alpha[:i - 1], kernel, gamma)  # f_{i-1} on the batch
+        scores[it] = f
+        G = loss.subgradient(Y[batch], f)  # l'(f(x), y), shape (k, K)
+        phi = block_features(X_b, seed, i - 1, B, kernel, gamma)  # block i's features
+        alpha[:i - 1] *= 1.0 - gamma_i * nu  # shrink the earlier blocks
+        alpha[i - 1] = -(gamma_i / k) * (phi.T @ G)  # the new block's coefficients
+
+
+# --- the compiled path -----------------------------------------------------------------
+
+@jit
+def _mix_scalar(z):
+    z = (z ^ (z >> _S30)) * _MIX1
+    z = (z ^ (z >> _S27)) * _MIX2
+    return z ^ (z >> _S31)
+
+
+@jit
+def fill_block(seed, block, kernel_code, gamma, W, b):
+    """Compiled :func:`block_frequencies`: write block ``block``'s frequencies into W, of
+    shape (d, B) (column c is :math:`\\omega_c`), and its phases into b."""
+    d, B = W.shape
+    n = d * B
+    key = _mix_scalar(np.uint64(seed) + np.uint64(block + 1) * _GOLDEN)
+    two_pi = 2.0 * math.pi
+    if kernel_code == GAUSSIAN:
+        scale = math.sqrt(2.0 * gamma)
+        for m in range((n + 1) // 2):
+            z1 = _mix_scalar(key + np.uint64(2 * m + 1) * _GOLDEN)
+            z2 = _mix_scalar(key + np.uint64(2 * m + 2) * _GOLDEN)
+            radius = scale * math.sqrt(-2.0 * math.log((float(z1 >> _S11) + 0.5) * _TWO_POW_M53))
+            angle = two_pi * ((float(z2 >> _S11) + 0.5) * _TWO_POW_M53)
+            e = 2 * m
+            W[e % d, e // d] = radius * math.cos(angle)
+            if e + 1 < n:
+                W[(e + 1) % d, (e + 1) // d] = radius * math.sin(angle)
+    else:
+        scale = math.sqrt(gamma)
+        for e in range(n):
+            z = _mix_scalar(key + np.uint64(e + 1) * _GOLDEN)
+            u = (float(z >> _S11) + 0.5) * _TWO_POW_M53
+            if kernel_code == LAPLACIAN:
+                W[e % d, e // d] = gamma * math.tan(math.pi * (u - 0.5))
+            else:
+                v = u - 0.5
+                sign = 1.0 if v > 0.0 else (-1.0 if v < 0.0 else 0.0)
+                W[e % d, e // d] = -scale * sign * math.log(1.0 - 2.0 * abs(v))
+    for c in range(B):
+        z = _mix_scalar(key + np.uint64(2 * n + c + 1) * _GOLDEN)
+        b[c] = two_pi * ((float(z >> _S11) + 0.5) * _TWO_POW_M53)
+
+
+@jit
+def row_features(data, cols, indptr, d, x, W, b, phi):
+    r"""Compiled :func:`block_features` of one row x of X (``compiled_arrays`` form): write
+    :math:`\sqrt{2/B}\cos(W^\top x + b)` into ``phi`` (length B), W of shape (d, B). The
+    B projections are accumulated side by side (independent sums: the loop over c
+    vectorises), then passed through the cosine."""
+    B = W.shape[1]
+    norm = math.sqrt(2.0 / B)
+    for c in range(B):
+        phi[c] = b[c]
+    if indptr.shape[0] == 0:  # dense: row x is data[x*d:(x+1)*d]
+        for kk in range(d):
+            value = data[x * d + kk]
+            for c in range(B):
+                phi[c] += value * W[kk, c]
+    else:
+        for p in range(indptr[x], indptr[x + 1]):
+            value = data[p]
+            kk = cols[p]
+            for c in range(B):
+                phi[c] += value * W[kk, c]
+    for c in range(B):
+        phi[c] = norm * math.cos(phi[c])
+
+
+@jit
+def gather_rows(data, indptr, d, rows):
+    """The rows ``rows`` of a dense X (``compiled_arrays`` form) as a C-ordered (k, d)
+    array; an empty (0, d) array for a CSR X, whose rows are read in place."""
+    if indptr.shape[0] != 0:
+        return np.empty((0, d))
+    Xb = np.empty((rows.shape[0], d))
+    for r in range(rows.shape[0]):
+        for kk in range(d):
+            Xb[r, kk] = data[rows[r] * d + kk]
+    return Xb
+
+
+@jit
+def batch_features(data, cols, indptr, d, rows, Xb, W, b, phi):
+    r"""Compiled :func:`block_features` of the rows ``rows`` of X into ``phi`` (k, B): a dense
+    X by one product ``Xb @ W`` of its gathered rows (BLAS), a CSR X row by row
+    (:func:`row_features`)."""
+    B = W.shape[1]
+    if Xb.shape[0] == rows.shape[0]:
+        np.dot(Xb, W, phi)
+        norm = math.sqrt(2.0 / B)
+        for r in range(rows.shape[0]):
+            for c in range(B):
+                phi[r, c] = norm * math.cos(phi[r, c] + b[c])
+    else:
+        for r in range(rows.shape[0]):
+            row_features(data, cols, indptr, d, rows[r], W, b, phi[r])
+
+
+@jit
+def accumulate_scores(data, cols, indptr, d, rows, seed, alpha, first_block, kernel_code,
+                      gamma, out):
+    r"""Compiled :func:`predict_blocks`: add :math:`\sum_j \alpha_j^\top\phi_{\omega_j}(x)`
+    over the blocks of ``alpha`` (block index ``first_block + j`` for ``alpha[j]``) to
+    ``out[r]`` for each ``x = X[rows[r]]``; X as
+    :func:`lsl_lib._core.backend.compiled_arrays` gives it."""
+    n_blocks, B, K = alpha.shape
+    W = np.empty((d, B))
+    b = np.empty(B)
+    phi = np.empty((rows.shape[0], B))
+    Xb = gather_rows(data, indptr, d, rows)
+    for j in range(n_blocks):
+        fill_block(seed, first_block + j, kernel_code, gamma, W, b)
+        batch_features(data, cols, indptr, d, rows, Xb, W, b, phi)
+        for r in range(rows.shape[0]):
+            for c in range(B):
+                for q in range(K):
+                    out[r, q] += alpha[j, c, q] * phi[r, c]
+
+
+@jit
+def dsg_numba_chunk(data, cols, indptr, d, Y, alpha, indices, t0, seed, kernel_code, gamma,
+                    theta, theta_prime, nu, loss_code, scores):
+    """The same steps as :func:`dsg_numpy_chunk`, compiled (X as
+    :func:`lsl_lib._core.backend.compiled_arrays` gives it, dense or CSR)."""
+    T, k = indices.shape
+    B = alpha.shape[1]
+    K = alpha.shape[2]
+    W = np.empty((d, B))
+    b = np.empty(B)
+    phi = np.empty((k, B))
+    f = np.zeros((k, K))
+    for it in range(T):
+        i = t0 + it + 1
+        gamma_i = theta / (1.0 + theta_prime * i)
+        rows = indices[it]
+        f[:, :] = 0.0
+        accumulate_scores(data, cols, indptr, d, rows, seed, alpha[:i - 1], 0, kernel_code,
+                          gamma, f)
+        fill_block(seed, i - 1, kernel_code, gamma, W, b)  # block i's features on the batch
+        batch_features(data, cols, indptr, d, rows, gather_rows(data, indptr, d, rows), W, b,
+                       phi)
+        shrink = 1.0 - gamma_i * nu
+        for j in range(i - 1):
+            for c in range(B):
+                for q in range(K):
+                    alpha[j, c, q] *= shrink
+        for c in range(B):
+            for q in range(K):
+                alpha[i - 1, c, q] = 0.0
+        for r in range(k):
+            for q in range(K):
+                scores[it, r, q] = f[r, q]
+                g = score_derivative(loss_code, Y[rows[r], q], f[r, q], 0.0)
+                if g != 0.0:
+                    step = -(gamma_i / k) * g
+                    for c in range(B):
+                        alpha[i - 1, c, q] += step * phi[r, c]
+
+
+# --- the functional core ---------------------------------------------------------------
+
+class DSGState:
+    """Where a run stands: the seed, the coefficients of the blocks done, the step count.
+
+    Attributes
+    ----------
+    seed : int
+        The seed of every block, :math:`0 \\le s < 2^{63}`.
+    alpha : ndarray of shape (t, B, K)
+        :math:`\\alpha_1, \\dots, \\alpha_t`, one block per step.
+    t : int
+        Steps done; the next one is t + 1 and uses block t.
+    """
+
+    def __init__(self, seed, block_size, n_outputs):
+        self.seed = int(seed)
+        self.alpha = np.zeros((0, block_size, n_outputs))
+        self.t = 0
+
+
+def doubly_stochastic(X, Y, n_iter, *, loss="hinge", batch_size=32, block_size=16,
+                      kernel="gaussian", gamma=1.0, nu=1e-4, theta=1.0, theta_prime=0.01,
+                      sampling="iid", record_every=None, monitor=None, backend="auto",
+                      random_state=None, state=None):
+    r"""Run ``n_iter`` steps of doubly stochastic gradient descent on prepared arrays.
+
+    The functional core of :class:`DoublyStochasticClassifier` and
+    :class:`DoublyStochasticRegressor`: no label mapping, no input checks beyond the
+    algorithm's own.
+
+    Parameters
+    ----------
+    X : ndarray or CSR matrix of shape (n, d), float64
+    Y : ndarray of shape (n, K)
+        -1/+1 per column (one-vs-rest) for 'hinge' and 'log', targets for 'squared'.
+    n_iter : int
+        T, the number of steps.
+    loss : {'hinge', 'log', 'squared'}, default='hinge'
+    batch_size, block_size : int
+        |b| examples and B features per step.
+    kernel : {'gaussian', 'laplacian', 'cauchy'}, default='gaussian'
+    gamma : float > 0, default=1.0
+    nu, theta, theta_prime : float
+        :math:`\nu`, :math:`\theta`, :math:`\theta'`.
+    sampling : {'iid', 'permutation', 'reshuffle'}, default='iid'
+    record_every : int or None, default=None
+        Record the trace every that many steps (and at the end).
+    monitor : callable or None, default=None
+        ``monitor(state) -> dict`` of extra columns at each record point.
+    backend : {'auto', 'numba', 'numpy'}, default='auto'
+    random_state : None, int or numpy.random.Generator, default=None
+        A new run draws its seed from it first, then the mini-batches.
+    state : DSGState or None, default=None
+        Continue from this state: steps, seeds and blocks go on.
+
+    Returns
+    -------
+    state : DSGState
+    history : dict of ndarray
+        ``iteration`` (steps of this call), ``examples`` (seen), ``seconds`` (solver time),
+        ``minibatch_loss`` (mean loss of :math:`f_{i-1}` on the mini-batches of the steps
+        since the previous record, each scored *before* its step: a progressive
+        validation loss that costs nothing) and the monitor's columns; empty when
+        ``record_every`` is None.
+    """
+    loss = get_loss(loss)
+    kernel_code = _check_rff_kernel(kernel)
+    path = resolve_backend(backend)
+    n_samples, n_features = X.shape
+    check_batch_size(batch_size, n_samples)
+    rng = check_random_state(random_state)
+    n_outputs = Y.shape[1]
+    if state is None:
+        state = DSGState(rng.integers(0, 2**63), block_size, n_outputs)
+    indices = sample_indices(n_samples, n_iter, batch_size, sampling, rng)
+    t_start = state.t
+    alpha = np.zeros((t_start + n_iter, block_size, n_outputs))
+    alpha[:t_start] = state.alpha
+    if path == "numba":
+        data, cols, indptr = compiled_arrays(X)
+        Y = np.ascontiguousarray(Y, dtype=np.float64)
+
+    trace = Trace()
+
+    for start, stop in chunk_bounds(n_iter, record_every):
+        batches = indices[start:stop]
+        scores = np.empty((stop - start, batch_size, n_outputs))
+        trace.start()
+        if path == "numba":
+            dsg_numba_chunk(data, cols, indptr, n_features, Y, alpha, batches, state.t,
+                            state.seed, kernel_code, float(gamma), float(theta),
+                            float(theta_prime), float(nu), loss.code, scores)
+        else:
+            dsg_numpy_chunk(X, Y, alpha, batches, state.t, state.seed, kernel, gamma, theta,
+                            theta_prime, nu, loss, scores)
+        trace.stop()
+        state.t += stop - start
+        state.alpha = alpha[:state.t]
+        if not np.all(np.isfinite(state.alpha)):
+            raise ValueError(
+                f"doubly stochastic gradients diverged: the coefficients overflowed by step "
+                f"{state.t}; the steps theta/(1 + theta_prime i) are too long for "
+                f"loss={loss.name!r} on these data: lower theta or standardise the targets.")
+        if record_every is not None:
+            row = dict(iteration=state.t - t_start, examples=(state.t - t_start) * batch_size,
+                       seconds=trace.seconds,
+                       minibatch_loss=float(np.mean(loss.value(Y[batches], scores))))
+            if monitor is not None:
+                row.update(monitor(state))
+            trace.record(**row)
+    return state, trace.history()
+
+
+def predict_scores(X, state, kernel, gamma, backend="auto"):
+    """:math:`f(x)` for every row of X, shape (n, K): :func:`predict_blocks` on the numpy
+    path, :func:`accumulate_scores` on the compiled one."""
+    if resolve_backend(backend) == "numpy":
+        return predict_blocks(X, state.seed, state.alpha, kernel, gamma)
+    data, cols, indptr = compiled_arrays(X)
+    out = np.zeros((X.shape[0], state.alpha.shape[2]))
+    accumulate_scores(data, cols, indptr, X.shape[1], np.arange(X.shape[0], dtype=np.int64),
+                      state.seed, state.alpha, 0, KERNELS.index(kernel), float(gamma), out)
+    return out
+
+
+def model_nbytes(estimator):
+    """Bytes of a fitted estimator's model: its coefficients :math:`\\alpha` and one int64
+    seed. The frequencies are regenerated, never stored."""
+    check_is_fitted(estimator)
+    return estimator._state.alpha.nbytes + np.dtype(np.int64).itemsize
+
+
+# --- the estimators --------------------------------------------------------------------
+
+class _BaseDoublyStochastic(BaseEstimator):
+    """Parameters, validation, the fitting loop and prediction shared by both estimators."""
+
+    _parameter_constraints = {
+        "n_iter": [Interval(Integral, 1, None, closed="left")],
+        "batch_size": [Interval(Integral, 1, None, closed="left")],
+        "block_size": [Interval(Integral, 1, None, closed="left")],
+        "kernel": [StrOptions(set(RFF_KERNELS))],
+        "gamma": _LEARNER_KERNEL_CONSTRAINTS["gamma"],
+        "nu": [Interval(Real, 0, None, closed="left")],
+        "theta": [Interval(Real, 0, None, closed="neither")],
+        "theta_prime": [Interval(Real, 0, None, closed="left")],
+        **ITERATIVE_CONSTRAINTS,
+    }
+
+    def _prepare(self, X, y, reset):
+        X, y = validate_data(self, X, y, accept_sparse="csr", dtype=np.float64, order="C",
+                             y_numeric=isinstance(self, RegressorMixin), reset=reset)
+        return X, y
+
+    def _check_steps(self, n_samples):
+        check_batch_size(self.batch_size, n_samples)
+        first = self.theta * self.nu / (1.0 + self.theta_prime)
+        if first > 1.0:
+            raise ValueError(
+                f"theta * nu / (1 + theta_prime) = {first:.3g} > 1: the first shrink "
+                f"1 - gamma_1 nu would be negative and flip the sign of f; lower theta or nu.")
+
+    def _run(self, X, Y, n_iter, eval_set, continuing):
+        if not continuing:
+            self._state = None
+            self._rng = check_random_state(self.random_state)
+            self.gamma_ = fitted_gamma(self.gamma, X)
+        monitor = None
+        if eval_set is not None:  # validated once, then scored at each record point
+            X_eval = validate_data(self, eval_set[0], accept_sparse="csr", dtype=np.float64,
+                                   reset=False)
+            y_eval = np.asarray(eval_set[1])
+
+            def monitor(state):
+                scores = predict_scores(X_eval, state, self.kernel, self.gamma_, self.backend)
+                return {self._eval_name: self._eval_metric(scores, y_eval)}
+
+        self._state, history = doubly_stochastic(
+            X, Y, n_iter, loss=self.loss, batch_size=self.batch_size, block_size=self.block_size,
+            kernel=self.kernel, gamma=self.gamma_, nu=self.nu, theta=self.theta,
+            theta_prime=self.theta_prime, sampling=self.sampling, record_every=self.record_every,
+            monitor=monitor, backend=self.backend, random_state=self._rng, state=self._state)
+        self.seed_ = self._state.seed
+        self.alpha_ = self._state.alpha.reshape(-1, Y.shape[1])
+        self.t_ = self._state.t
+        self.n_iter_ = n_iter
+        if continuing and history and self.history_:
+            history = {k: np.concatenate([self.history_[k], v]) for k, v in history.items()}
+        self.history_ = history
+        return self
+
+    def _scores(self, X):
+        check_is_fitted(self)
+        X = validate_data(self, X, accept_sparse="csr", dtype=np.float64, reset=False)
+        return predict_scores(X, self._state, self.kernel, self.gamma_, self.backend)
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True
+        return tags
+
+
+_PARAMETERS_DOC = r"""
+    n_iter : int, default=300
+        T, the number of steps; the model has T blocks.
+    batch_size : int, default=32
+        |b|, examples per step (at most n).
+    block_size : int, default=16
+        B, random features per step; the model has D = T B features in all.
+    kernel : {'gaussian', 'laplacian', 'cauchy'}, default='gaussian'
+        The shift-invariant kernel, as in :class:`lsl_lib.random_features.RandomFourierFeatures`.
+    gamma : float > 0, 'scale' or None, default='scale'
+        Kernel width; ``'scale'`` is :math:`1/(d \operatorname{Var}(X))`
+        (:func:`lsl_lib.kernels.fitted_gamma`), ``None`` is 1/d.
+    nu : float >= 0, default=1e-4
+        :math:`\nu`, the weight of :math:`\frac{\nu}{2}\|f\|^2`; each step shrinks the earlier
+        coefficients by :math:`1 - \gamma_i\nu`.
+    theta : float > 0, default=THETA_DEFAULT
+        :math:`\theta` in the step :math:`\gamma_i = \theta/(1 + \theta' i)`. THETA_WHY
+    theta_prime : float >= 0, default=0.01
+        :math:`\theta'`: the steps stay near :math:`\theta` for the first :math:`1/\theta'`
+        steps, then decay like :math:`1/i` (0: a constant step).
+    sampling : {'iid', 'permutation', 'reshuffle'}, default='iid'
+        How mini-batches are drawn (:mod:`lsl_lib._core.sampling`).
+    record_every : int or None, default=None
+        Record ``history_`` every that many steps; ``None`` records nothing.
+    backend : {'auto', 'numba', 'numpy'}, default='auto'
+        ``'numba'``: the compiled loops; ``'numpy'``: the reference; the same seed gives the
+        same model on both.
+    random_state : None, int or numpy.random.Generator, default=None
+        Draws the model's seed (``seed_``), then the mini-batches."""
+
+
+
+def _parameters_doc(theta_default, theta_why):
+    return _PARAMETERS_DOC.replace("THETA_DEFAULT", theta_default).replace("THETA_WHY",
+                                                                           theta_why)
+
+
+_ATTRIBUTES_DOC = r"""
+    seed_ : int
+        The seed from which every block's frequencies are regenerated
+        (:func:`block_frequencies`).
+    gamma_ : float
+        The kernel width used.
+    t_ : int
+        Steps done in total (``partial_fit`` continues from it: step, step size and block).
+    n_iter_ : int
+        Steps of the last call.
+    history_ : dict of ndarray
+        ``iteration``, ``examples``, ``seconds`` (solver time), ``minibatch_loss`` (mean
+        loss of the model on each mini-batch just before its step, over the steps since
+        the previous record: a progressive validation loss), and with ``eval_set`` the
+        held-out ``{eval_name}``.
+    n_features_in_ : int"""
+
+_NOTES_DOC = r"""
+    Memory: the model is :math:`\alpha` and one integer, 8 (T B K + 1) bytes (:func:`model_nbytes`);
+    RFF with the same D = T B features stores also its d D frequencies, and a feature
+    matrix of the training set n D. Time: step i regenerates and evaluates the i - 1
+    earlier blocks on its mini-batch, :math:`O(i B d |b|)`, so T steps cost
+    :math:`O(T^2 B d |b|)` and a prediction :math:`O(T B d)` per example: the model trades
+    time for memory. The shrink multiplies every earlier :math:`\alpha_j` (O(i B K) per
+    step, negligible beside the prediction), so no running scale factor is kept.
+
+    There is no intercept (the paper has none): the kernel's feature space carries it.
+    X enters only by rows (mini-batches, predictions), so CSR input is accepted."""
+
+
+class DoublyStochasticClassifier(ClassifierMixin, _BaseDoublyStochastic):
+    __doc__ = r"""Kernel classifier trained by doubly stochastic gradients (Dai et al. 2014).
+
+    Step i = 1, ..., T draws a mini-batch :math:`b_i` of examples and regenerates block i
+    of B random Fourier features from the seed; with :math:`\gamma_i = \theta/(1 + \theta' i)`,
+
+    .. math::
+
+        \alpha_i = -\frac{\gamma_i}{|b_i|}\sum_{(x, y) \in b_i} \ell'(f_{i-1}(x), y)\,
+        \phi_{\omega_i}(x), \qquad \alpha_j \leftarrow (1 - \gamma_i\nu)\,\alpha_j \;(j < i),
+
+    and :math:`f(x) = \sum_j \alpha_j^\top\phi_{\omega_j}(x)` is evaluated by regenerating
+    every block (:mod:`lsl_lib.doubly_stochastic`). Labels of any type; several classes
+    are learnt one-vs-rest on the *same* features: :math:`\alpha_j` is a B × K matrix,
+    one column per class, so K classes cost one feature evaluation, not K.
+
+    Parameters
+    ----------
+    loss : {'hinge', 'log'}, default='hinge'
+        The SVM's hinge or logistic regression's log loss (one-vs-rest per class)."""\
+        + _parameters_doc("4.0", (
+            "The losses are\n        Lipschitz, the log loss 1/4-smooth: long first steps are "
+            "safe and learn\n        faster (on digits, 150 steps: 0.93 test accuracy at "
+            "theta=1, 0.97 at 4).")) + r"""
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+    alpha_ : ndarray of shape (t_ * block_size, n_outputs)
+        The coefficients of the blocks, block j in rows ``j*B .. (j+1)*B - 1``; one column
+        for two classes (that of ``classes_[1]``), one per class otherwise."""\
+        + _ATTRIBUTES_DOC.format(eval_name="test_error") + r"""
+
+    See Also
+    --------
+    lsl_lib.random_features.RandomFourierFeatures : the same features, stored.
+    lsl_lib.kernel_pegasos.KernelPegasosClassifier : exact kernel, support vectors stored.
+
+    Notes
+    -----""" + _NOTES_DOC + r"""
+
+    References
+    ----------
+    Dai, Xie, He, Liang, Raj, Balcan, Song. Scalable kernel methods via doubly stochastic
+    gradients. NIPS 2014.
+
+    Examples
+    --------
+    >>> from lsl_lib.datasets import concentric_circles
+    >>> from lsl_lib.doubly_stochastic import DoublyStochasticClassifier, model_nbytes
+    >>> X, y = concentric_circles(1000, random_state=0)
+    >>> clf = DoublyStochasticClassifier(n_iter=200, random_state=0).fit(X, y)
+    >>> round(clf.score(X, y), 2), clf.alpha_.shape, model_nbytes(clf)
+    (1.0, (3200, 1), 25608)
+    """
+
+    _parameter_constraints = {**_BaseDoublyStochastic._parameter_constraints,
+                              "loss": [StrOptions({"hinge", "log"})]}
+    _eval_name = "test_error"
+
+    def __init__(self, loss="hinge", n_iter=300, batch_size=32, block_size=16,
+                 kernel="gaussian", gamma="scale", nu=1e-4, theta=4.0, theta_prime=0.01,
+                 sampling="iid", record_every=None, backend="auto", random_state=None):
+        self.loss = loss
+        self.n_iter = n_iter
+        self.batch_size = batch_size
+        self.block_size = block_size
+        self.kernel = kernel
+        self.gamma = gamma
+        self.nu = nu
+        self.theta = theta
+        self.theta_prime = theta_prime
+        self.sampling = sampling
+        self.record_every = record_every
+        self.backend = backend
+        self.random_state = random_state
+
+    def _encode(self, y):
+        """-1/+1 per class, shape (n, 1) for two classes (that of ``classes_[1]``)."""
+        return self._binarizer.transform(y).astype(np.float64)
+
+    def _set_classes(self, classes):
+        self.classes_ = np.asarray(classes)
+        check_n_classes(self.classes_, self.loss, ())
+        self._binarizer = LabelBinarizer(neg_label=-1, pos_label=1).fit(self.classes_)
+
+    def _check_labels(self, y):
+        check_classification_targets(y)
+        unknown = np.setdiff1d(y, self.classes_)
+        if unknown.size:
+            raise ValueError(f"y contains labels {unknown!r} not in classes {self.classes_!r}.")
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y, eval_set=None):
+        """Fit by ``n_iter`` steps from f = 0.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+        eval_set : tuple (X_test, y_test), optional
+            Held-out data whose error is recorded in ``history_['test_error']``.
+        """
+        X, y = self._prepare(X, y, reset=True)
+        check_classification_targets(y)
+        self._set_classes(np.unique(y))
+        self._check_steps(X.shape[0])
+        return self._run(X, self._encode(y), self.n_iter, eval_set, continuing=False)
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def partial_fit(self, X, y, classes=None):
+        """One pass over (X, y): :math:`\\lceil n/|b| \\rceil` steps, continuing the step
+        counter, the step sizes and the blocks (seeds) of the previous calls.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+        classes : array-like, required on the first call
+            All the labels that will ever appear.
+        """
+        first = _check_partial_fit_first_call(self, classes)
+        X, y = self._prepare(X, y, reset=first)
+        if first:
+            check_classification_targets(y)
+            self._set_classes(self.classes_)
+        self._check_labels(y)
+        self._check_steps(X.shape[0])
+        return self._run(X, self._encode(y), -(-X.shape[0] // self.batch_size), None,
+                         continuing=not first)
+
+    def decision_function(self, X):
+        """:math:`f(x)`, shape (n,) for two classes (score of ``classes_[1]``), else (n, K)."""
+        s = self._scores(X)
+        return s[:, 0] if s.shape[1] == 1 else s
+
+    def predict(self, X):
+        s = self.decision_function(X)
+        if s.ndim == 1:
+            return self.classes_[(s > 0).astype(int)]
+        return self.classes_[np.argmax(s, axis=1)]
+
+    def _has_proba(self):
+        return self.loss == "log"
+
+    @available_if(_has_proba)
+    def predict_proba(self, X):
+        """:math:`\\sigma(f(x))` for two classes; one-vs-rest sigmoids normalised to sum
+        to 1 for more (as scikit-learn's ``SGDClassifier``)."""
+        s = self.decision_function(X)
+        if s.ndim == 1:
+            p = expit(s)
+            return np.column_stack([1.0 - p, p])
+        p = expit(s)
+        return p / p.sum(axis=1, keepdims=True)
+
+    @available_if(_has_proba)
+    def predict_log_proba(self, X):
+        return np.log(self.predict_proba(X))
+
+    def _eval_metric(self, scores, y):
+        if scores.shape[1] == 1:
+            return float(np.mean(self.classes_[(scores[:, 0] > 0).astype(int)] != y))
+        return float(np.mean(self.classes_[np.argmax(scores, axis=1)] != y))
+
+
+class DoublyStochasticRegressor(RegressorMixin, _BaseDoublyStochastic):
+    __doc__ = r"""Kernel ridge regression trained by doubly stochastic gradients (Dai et al. 2014).
+
+    The steps of :class:`DoublyStochasticClassifier` with the squared loss
+    :math:`\ell(f, y) = \frac12 (f - y)^2`, :math:`\ell' = f - y`: a stochastic
+    approximation of kernel ridge regression with :math:`\lambda = \nu`.
+
+    Parameters
+    ----------
+    loss : {'squared'}, default='squared'"""\
+        + _parameters_doc("1.0", (
+            "The squared loss is\n        1-smooth in f and k(x, x) = 1: steps beyond 2 "
+            "overshoot.")) + r"""
+
+    Attributes
+    ----------
+    alpha_ : ndarray of shape (t_ * block_size,)
+        The coefficients of the blocks, block j in entries ``j*B .. (j+1)*B - 1``."""\
+        + _ATTRIBUTES_DOC.format(eval_name="test_mse") + r"""
+
+    See Also
+    --------
+    lsl_lib.kernels.KernelRidge : the exact solution of the same problem.
+
+    Notes
+    -----""" + _NOTES_DOC + r"""
+    With a long step :math:`\theta` and targets of a large scale the squared loss diverges;
+    standardise y (``TransformedTargetRegressor``) or lower :math:`\theta`.
+
+    References
+    ----------
+    Dai, Xie, He, Liang, Raj, Balcan, Song. Scalable kernel methods via doubly stochastic
+    gradients. NIPS 2014.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from lsl_lib.doubly_stochastic import DoublyStochasticRegressor
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.uniform(-3, 3, size=(2000, 1)); y = np.sin(X[:, 0]) + 0.1 * rng.normal(size=2000)
+    >>> reg = DoublyStochasticRegressor(n_iter=200, random_state=0).fit(X, y)
+    >>> round(reg.score(X, y), 2)
+    0.98
+    """
+
+    _parameter_constraints = {**_BaseDoublyStochastic._parameter_constraints,
+                              "loss": [StrOptions({"squared"})]}
+    _eval_name = "test_mse"
+
+    def __init__(self, loss="squared", n_iter=300, batch_size=32, block_size=16,
+                 kernel="gaussian", gamma="scale", nu=1e-4, theta=1.0, theta_prime=0.01,
+                 sampling="iid", record_every=None, backend="auto", random_state=None):
+        self.loss = loss
+        self.n_iter = n_iter
+        self.batch_size = batch_size
+        self.block_size = block_size
+        self.kernel = kernel
+        self.gamma = gamma
+        self.nu = nu
+        self.theta = theta
+        self.theta_prime = theta_prime
+        self.sampling = sampling
+        self.record_every = record_every
+        self.backend = backend
+        self.random_state = random_state
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y, eval_set=None):
+        """Fit by ``n_iter`` steps from f = 0 (``eval_set`` as in
+        :meth:`DoublyStochasticClassifier.fit`, recorded as ``history_['test_mse']``)."""
+        X, y = self._prepare(X, y, reset=True)
+        self._check_steps(X.shape[0])
+        return self._run(X, y.astype(np.float64)[:, None], self.n_iter, eval_set,
+                         continuing=False)
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def partial_fit(self, X, y):
+        """One pass over (X, y): :math:`\\lceil n/|b| \\rceil` steps, continuing the step
+        counter, the step sizes and the blocks."""
+        first = not hasattr(self, "t_")
+        X, y = self._prepare(X, y, reset=first)
+        self._check_steps(X.shape[0])
+        return self._run(X, y.astype(np.float64)[:, None], -(-X.shape[0] // self.batch_size),
+                         None, continuing=not first)
+
+    def _run(self, X, Y, n_iter, eval_set, continuing):
+        super()._run(X, Y, n_iter, eval_set, continuing)
+        self.alpha_ = self.alpha_[:, 0]
+        return self
+
+    def predict(self, X):
+        return self._scores(X)[:, 0]
+
+    def _eval_metric(self, scores, y):
+        return float(np.mean((scores[:, 0] - y) ** 2))

@@ -1,0 +1,351 @@
+"""Doubly stochastic gradients: the block features follow the kernel's frequency law and
+are regenerated identically everywhere, the iterates are the paper's recursion over those
+features, both paths agree, the estimators keep scikit-learn's contract and reject bad input
+before any compiled code runs."""
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from scipy import stats
+from sklearn.linear_model import LogisticRegression
+from sklearn.svm import LinearSVC
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+from lsl_lib._core.random import check_random_state
+from lsl_lib._core.sampling import sample_indices
+from lsl_lib.datasets import concentric_circles, load_digits
+from lsl_lib.doubly_stochastic import (DoublyStochasticClassifier, DoublyStochasticRegressor,
+                                       block_features, block_frequencies, block_uniforms,
+                                       doubly_stochastic, fill_block, model_nbytes,
+                                       predict_blocks)
+from lsl_lib.kernels import KERNELS, kernel_matrix
+from lsl_lib.losses import get_loss
+from lsl_lib.random_features import RandomFourierFeatures, draw_frequencies
+
+KERNEL_LAWS = {"gaussian": lambda g: stats.norm(scale=np.sqrt(2 * g)),
+               "laplacian": lambda g: stats.cauchy(scale=g),
+               "cauchy": lambda g: stats.laplace(scale=np.sqrt(g))}
+
+
+# --- the features of a block ------------------------------------------------------------
+
+def test_uniforms_are_in_the_open_interval_and_uniform():
+    u = block_uniforms(12345, 3, 200_000)
+    assert u.min() > 0.0 and u.max() < 1.0
+    assert stats.kstest(u, "uniform").pvalue > 0.01
+    # consecutive uniforms are not correlated
+    assert abs(np.corrcoef(u[:-1], u[1:])[0, 1]) < 5 / np.sqrt(len(u))
+
+
+@pytest.mark.parametrize("kernel", ["gaussian", "laplacian", "cauchy"])
+def test_frequencies_follow_the_kernels_law(kernel):
+    gamma = 0.7
+    W, b = block_frequencies(2024, 5, 20, 1000, kernel, gamma)  # 20 000 frequencies
+    assert W.shape == (20, 1000) and b.shape == (1000,)
+    law = KERNEL_LAWS[kernel](gamma)
+    assert stats.kstest(W.ravel(), law.cdf).pvalue > 0.01
+    assert stats.kstest(b, stats.uniform(scale=2 * np.pi).cdf).pvalue > 0.01
+    # the same law as random_features.draw_frequencies (two-sample test)
+    reference = draw_frequencies(kernel, gamma, 20, 1000, np.random.default_rng(0))
+    assert stats.ks_2samp(W.ravel(), reference.ravel()).pvalue > 0.01
+
+
+@pytest.mark.parametrize("kernel", ["gaussian", "laplacian", "cauchy"])
+def test_numba_regenerates_the_same_block(kernel):
+    """The same integers, hence the same uniforms; numpy's vectorised log, cos and tan and
+    the C library's that numba calls may differ in the last bit, no more."""
+    seed = 2**63 - 77  # the largest seeds take the wrapping arithmetic everywhere
+    for block in (0, 1, 999_999):
+        W, b = block_frequencies(seed, block, 7, 5, kernel, 0.3)
+        W_c, b_c = np.empty((7, 5)), np.empty(5)
+        fill_block(seed, block, KERNELS.index(kernel), 0.3, W_c, b_c)
+        np.testing.assert_allclose(W_c, W, rtol=4e-16, atol=0)
+        np.testing.assert_allclose(b_c, b, rtol=4e-16, atol=0)
+
+
+def test_blocks_differ_and_repeat():
+    X = np.random.default_rng(0).normal(size=(30, 4))
+    first = block_features(X, 7, 3, 16)
+    np.testing.assert_array_equal(first, block_features(X, 7, 3, 16))  # regenerated: equal
+    assert not np.allclose(first, block_features(X, 7, 4, 16))  # another block
+    assert not np.allclose(first, block_features(X, 8, 3, 16))  # another seed
+    # CSR rows give the same features
+    np.testing.assert_allclose(block_features(sp.csr_matrix(X), 7, 3, 16), first, rtol=1e-13)
+
+
+@pytest.mark.parametrize("kernel", ["gaussian", "laplacian", "cauchy"])
+def test_features_estimate_the_kernel(kernel):
+    """E[phi(x)' phi(y)] = k(x, y): the mean over N blocks of B features is within 5
+    standard deviations, each term 2 cos(.) cos(.) being bounded by 2 (variance <= 4/D)."""
+    X = np.random.default_rng(1).normal(size=(6, 3)) * 0.5
+    gamma, B, N = 0.8, 16, 2000
+    estimate = sum(block_features(X, 99, j, B, kernel, gamma) @ block_features(
+        X, 99, j, B, kernel, gamma).T for j in range(N)) / N
+    K = kernel_matrix(X, kernel=kernel, gamma=gamma)
+    assert np.abs(estimate - K).max() < 5 * np.sqrt(4.0 / (B * N))  # 0.035
+
+
+# --- the iterates are the recursion over fixed features ---------------------------------
+
+def _explicit_run(X, Y, indices, seed, B, kernel, gamma, theta, theta_prime, nu, loss):
+    """The recursion in plain linear algebra over Phi = [Phi_1, ..., Phi_T], all blocks'
+    features on all n examples built in advance."""
+    T, k = indices.shape
+    Phi = np.hstack([block_features(X, seed, j, B, kernel, gamma) for j in range(T)])
+    alpha = np.zeros((T * B, Y.shape[1]))
+    for i in range(1, T + 1):
+        b = indices[i - 1]
+        gamma_i = theta / (1 + theta_prime * i)
+        f = Phi[b, :(i - 1) * B] @ alpha[:(i - 1) * B]
+        G = get_loss(loss).subgradient(Y[b], f)
+        alpha[:(i - 1) * B] *= 1 - gamma_i * nu
+        alpha[(i - 1) * B:i * B] = -gamma_i / k * Phi[b, (i - 1) * B:i * B].T @ G
+    return alpha, Phi
+
+
+def _indices_of(random_state, n, T, k, sampling="iid"):
+    """The seed and mini-batches a fit with this random_state draws (seed first)."""
+    rng = check_random_state(random_state)
+    seed = int(rng.integers(0, 2**63))
+    return seed, sample_indices(n, T, k, sampling, rng)
+
+
+@pytest.mark.parametrize("backend", ["numpy", "numba"])
+@pytest.mark.parametrize("loss,kernel", [("hinge", "gaussian"), ("log", "laplacian"),
+                                         ("squared", "cauchy")])
+def test_iterates_are_the_recursion_over_fixed_features(backend, loss, kernel):
+    X, y = concentric_circles(120, random_state=0)
+    Est = DoublyStochasticRegressor if loss == "squared" else DoublyStochasticClassifier
+    est = Est(loss=loss, n_iter=40, batch_size=8, block_size=6, kernel=kernel, gamma=0.9,
+              nu=0.05, theta=2.0, theta_prime=0.1, backend=backend, random_state=3)
+    est.fit(X, y.astype(float) if loss == "squared" else y)
+    seed, indices = _indices_of(3, 120, 40, 8)
+    assert est.seed_ == seed
+    alpha, Phi = _explicit_run(X, y.astype(float)[:, None], indices, seed, 6, kernel, 0.9, 2.0,
+                               0.1, 0.05, loss)
+    np.testing.assert_allclose(est.alpha_.reshape(alpha.shape), alpha, rtol=1e-10, atol=1e-14)
+    scores = est.decision_function(X) if loss != "squared" else est.predict(X)
+    np.testing.assert_allclose(scores, (Phi @ alpha)[:, 0], rtol=1e-10, atol=1e-13)
+
+
+def test_prediction_regenerates_the_training_features():
+    X, y = concentric_circles(200, random_state=1)
+    clf = DoublyStochasticClassifier(n_iter=30, block_size=8, random_state=0).fit(X, y)
+    alpha = clf.alpha_.reshape(30, 8, 1)
+    expected = sum(block_features(X, clf.seed_, j, 8, "gaussian", clf.gamma_) @ alpha[j]
+                   for j in range(30))[:, 0]
+    np.testing.assert_allclose(clf.decision_function(X), expected, rtol=1e-10, atol=1e-14)
+    # a machine holding the blocks 10..29 and one holding 0..9 sum to the whole model
+    split = predict_blocks(X, clf.seed_, alpha[:10], "gaussian", clf.gamma_) + predict_blocks(
+        X, clf.seed_, alpha[10:], "gaussian", clf.gamma_, first_block=10)
+    np.testing.assert_allclose(split[:, 0], expected, rtol=1e-10, atol=1e-14)
+
+
+def test_shrink_is_zero_when_gamma_1_nu_is_one():
+    """theta nu = 1 + theta' makes the first shrink 1 - gamma_1 nu exactly 0 and is allowed;
+    above it the sign would flip, and fit refuses."""
+    X, y = concentric_circles(50, random_state=0)
+    DoublyStochasticClassifier(n_iter=3, batch_size=5, nu=1.0, theta=1.0, theta_prime=0.0,
+                               random_state=0).fit(X, y)
+    with pytest.raises(ValueError, match="first shrink"):
+        DoublyStochasticClassifier(n_iter=3, batch_size=5, nu=1.5, theta=1.0,
+                                   theta_prime=0.0).fit(X, y)
+
+
+# --- numpy == numba ----------------------------------------------------------------------
+
+def _as(kind, X):
+    return sp.csr_matrix(X) if kind == "csr" else X
+
+
+@pytest.mark.parametrize("kind", ["dense", "csr"])
+@pytest.mark.parametrize("Est,loss,sampling,kernel", [
+    (DoublyStochasticClassifier, "hinge", "iid", "gaussian"),
+    (DoublyStochasticClassifier, "log", "reshuffle", "laplacian"),
+    (DoublyStochasticRegressor, "squared", "permutation", "cauchy"),
+])
+def test_numpy_and_numba_agree(kind, Est, loss, sampling, kernel):
+    X, y = load_digits(binary=None)[:2] if Est is DoublyStochasticClassifier and loss == "log" \
+        else concentric_circles(300, random_state=2)
+    X = X[:300]
+    y = y[:300].astype(float) if Est is DoublyStochasticRegressor else y[:300]
+    models = [Est(loss=loss, n_iter=25, batch_size=10, block_size=8, kernel=kernel,
+                  sampling=sampling, backend=b, random_state=5).fit(_as(kind, X), y)
+              for b in ("numpy", "numba")]
+    np.testing.assert_allclose(models[0].alpha_, models[1].alpha_, rtol=1e-10, atol=1e-15)
+    f = [m.decision_function(X) if hasattr(m, "decision_function") else m.predict(X)
+         for m in models]
+    np.testing.assert_allclose(f[0], f[1], rtol=1e-10, atol=1e-13)
+
+
+# --- partial_fit, history, seeds -----------------------------------------------------------
+
+@pytest.mark.parametrize("backend", ["numpy", "numba"])
+def test_partial_fit_continues_steps_and_blocks(backend):
+    X, y = concentric_circles(100, random_state=0)
+    clf = DoublyStochasticClassifier(batch_size=10, block_size=4, random_state=7,
+                                     backend=backend)
+    clf.partial_fit(X, y, classes=[-1, 1]).partial_fit(X[:60], y[:60])
+    assert clf.t_ == 10 + 6 and clf.alpha_.shape == (16 * 4, 1)
+    # the same run as one call of the core on the concatenated mini-batches
+    rng = check_random_state(7)
+    seed = int(rng.integers(0, 2**63))
+    first = sample_indices(100, 10, 10, "iid", rng)
+    second = sample_indices(60, 6, 10, "iid", rng)
+    alpha, _ = _explicit_run(X, y.astype(float)[:, None], np.vstack([first, second]), seed, 4,
+                             "gaussian", clf.gamma_, clf.theta, clf.theta_prime, clf.nu, "hinge")
+    np.testing.assert_allclose(clf.alpha_, alpha, rtol=1e-10, atol=1e-15)
+
+
+def test_functional_core_continues_a_state():
+    X, y = concentric_circles(80, random_state=0)
+    Y = y.astype(float)[:, None]
+    kw = dict(batch_size=8, block_size=4, gamma=1.0, backend="numpy")
+    rng = np.random.default_rng(0)
+    state, _ = doubly_stochastic(X, Y, 5, random_state=rng, **kw)
+    state, _ = doubly_stochastic(X, Y, 7, random_state=rng, state=state, **kw)
+    rng = np.random.default_rng(0)
+    seed = int(rng.integers(0, 2**63))
+    indices = np.vstack([sample_indices(80, 5, 8, "iid", rng),
+                         sample_indices(80, 7, 8, "iid", rng)])
+    alpha, _ = _explicit_run(X, Y, indices, seed, 4, "gaussian", 1.0, 1.0, 0.01, 1e-4, "hinge")
+    assert state.t == 12
+    np.testing.assert_allclose(state.alpha.reshape(-1, 1), alpha, rtol=1e-10, atol=1e-15)
+
+
+def test_history_columns_and_record_points():
+    X, y = concentric_circles(300, random_state=0)
+    clf = DoublyStochasticClassifier(n_iter=50, record_every=20, random_state=0)
+    clf.fit(X[:200], y[:200], eval_set=(X[200:], y[200:]))
+    h = clf.history_
+    assert set(h) == {"iteration", "examples", "seconds", "minibatch_loss", "test_error"}
+    np.testing.assert_array_equal(h["iteration"], [20, 40, 50])
+    np.testing.assert_array_equal(h["examples"], [640, 1280, 1600])
+    assert np.all(np.diff(h["seconds"]) >= 0)
+    assert h["test_error"][-1] == pytest.approx(1 - clf.score(X[200:], y[200:]))
+    clf.set_params(record_every=None).fit(X, y)
+    assert clf.history_ == {}
+
+
+def test_same_seed_same_model_and_generator_accepted():
+    X, y = concentric_circles(100, random_state=0)
+    a = DoublyStochasticClassifier(n_iter=10, random_state=4).fit(X, y)
+    b = DoublyStochasticClassifier(n_iter=10, random_state=4).fit(X, y)
+    np.testing.assert_array_equal(a.alpha_, b.alpha_)
+    c = DoublyStochasticClassifier(n_iter=10, random_state=np.random.default_rng(4)).fit(X, y)
+    np.testing.assert_array_equal(a.alpha_, c.alpha_)
+
+
+def test_model_bytes_are_the_coefficients_and_one_seed():
+    X, y = load_digits()[:2]
+    clf = DoublyStochasticClassifier(n_iter=20, block_size=8, random_state=0).fit(X, y)
+    assert clf.alpha_.shape == (160, 10)  # one-vs-rest on shared features
+    assert model_nbytes(clf) == 8 * (20 * 8 * 10 + 1)
+
+
+# --- it learns ----------------------------------------------------------------------------
+
+def test_learns_circles_near_rff_with_the_same_features():
+    """No line separates the circles (a linear model is at chance, 50 %); DSG with D = T B
+    features comes within 2 points of RFF + logistic regression on the same number."""
+    X, y = concentric_circles(3000, noise=0.1, random_state=0)
+    X_test, y_test = concentric_circles(2000, noise=0.1, random_state=1)
+    clf = DoublyStochasticClassifier(n_iter=200, batch_size=32, block_size=4, gamma=1.0,
+                                     random_state=0).fit(X, y)
+    rff = RandomFourierFeatures(n_components=800, variant="cos", gamma=1.0, random_state=0)
+    Z = rff.fit_transform(X)
+    ref = LogisticRegression(C=100.0, max_iter=2000).fit(Z, y).score(rff.transform(X_test), y_test)
+    linear = LogisticRegression().fit(X, y).score(X_test, y_test)
+    dsg = clf.score(X_test, y_test)
+    assert linear < 0.6
+    assert dsg > ref - 0.02
+
+
+def test_multiclass_digits_and_probabilities():
+    """One-vs-rest on shared features after 5 epochs, against RFF + LinearSVC (one-vs-rest
+    too) solved to convergence on the same D = T B = 3200 features: within 4 points (seeds
+    0-3 give 3.0-3.7 points: every feature of DSG sees one mini-batch, RFF's see them all;
+    the lecture shows the gap closing with T)."""
+    X, X_test, y, y_test = load_digits(test_size=0.3)
+    clf = DoublyStochasticClassifier(n_iter=200, random_state=0).fit(X, y)
+    rff = RandomFourierFeatures(n_components=3200, variant="cos", gamma=clf.gamma_,
+                                random_state=0)
+    ref = LinearSVC().fit(rff.fit_transform(X), y).score(rff.transform(X_test), y_test)
+    assert clf.score(X_test, y_test) > ref - 0.04
+    assert not hasattr(clf, "predict_proba")
+    clf = DoublyStochasticClassifier(loss="log", n_iter=20, random_state=0).fit(X, y)
+    P = clf.predict_proba(X_test)
+    np.testing.assert_allclose(P.sum(axis=1), 1.0)
+    np.testing.assert_array_equal(clf.classes_[P.argmax(axis=1)], clf.predict(X_test))
+
+
+def test_regressor_approaches_kernel_ridge():
+    from lsl_lib.kernels import KernelRidge
+    rng = np.random.default_rng(0)
+    X = rng.uniform(-3, 3, size=(2000, 1))
+    y = np.sin(2 * X[:, 0]) + 0.1 * rng.normal(size=2000)
+    X_test = np.linspace(-3, 3, 500)[:, None]
+    reg = DoublyStochasticRegressor(n_iter=300, gamma=1.0, nu=1e-4, random_state=0).fit(X, y)
+    krr = KernelRidge(lam=0.1, gamma=1.0).fit(X, y)
+    truth = np.sin(2 * X_test[:, 0])
+    assert np.mean((reg.predict(X_test) - truth) ** 2) < 2 * max(
+        np.mean((krr.predict(X_test) - truth) ** 2), 0.01 ** 2 * 10)
+
+
+# --- scikit-learn's contract and bad input ----------------------------------------------
+
+@parametrize_with_checks([
+    DoublyStochasticClassifier(n_iter=50, batch_size=4, random_state=0),
+    DoublyStochasticClassifier(loss="log", kernel="laplacian", n_iter=50, batch_size=4,
+                               random_state=0),
+    DoublyStochasticRegressor(n_iter=200, batch_size=8, random_state=0),
+])
+def test_scikit_learn_contract(estimator, check):
+    check(estimator)
+
+
+_X, _y = concentric_circles(40, random_state=0)
+
+
+@pytest.mark.parametrize("make,X,y,match", [
+    (lambda: DoublyStochasticClassifier(), np.where(np.eye(40, 2) == 1, np.nan, _X), _y, "NaN"),
+    (lambda: DoublyStochasticClassifier(batch_size=4), _X, np.ones(40), "one class"),
+    (lambda: DoublyStochasticClassifier(batch_size=41), _X, _y, "batch_size"),
+    (lambda: DoublyStochasticClassifier(block_size=0), _X, _y, "block_size"),
+    (lambda: DoublyStochasticClassifier(theta=0.0), _X, _y, "theta"),
+    (lambda: DoublyStochasticClassifier(nu=-1e-3), _X, _y, "nu"),
+    (lambda: DoublyStochasticClassifier(theta_prime=-1.0), _X, _y, "theta_prime"),
+    (lambda: DoublyStochasticClassifier(n_iter=0), _X, _y, "n_iter"),
+    (lambda: DoublyStochasticClassifier(loss="squared"), _X, _y, "loss"),
+    (lambda: DoublyStochasticClassifier(kernel="polynomial"), _X, _y, "kernel"),
+    (lambda: DoublyStochasticClassifier(gamma=0.0), _X, _y, "gamma"),
+    (lambda: DoublyStochasticClassifier(sampling="cyclic"), _X, _y, "sampling"),
+    (lambda: DoublyStochasticClassifier(backend="cuda"), _X, _y, "backend"),
+    (lambda: DoublyStochasticRegressor(loss="hinge"), _X, _y, "loss"),
+    (lambda: DoublyStochasticRegressor(batch_size=41), _X, _y, "batch_size"),
+])
+def test_bad_input_is_named(make, X, y, match, monkeypatch):
+    import lsl_lib.doubly_stochastic as module
+
+    def must_not_run(*args):
+        raise AssertionError("the solver ran on bad input")
+
+    monkeypatch.setattr(module, "dsg_numba_chunk", must_not_run)
+    monkeypatch.setattr(module, "dsg_numpy_chunk", must_not_run)
+    with pytest.raises(ValueError, match=match):
+        make().fit(X, y)
+
+
+def test_bad_arguments_of_the_public_functions():
+    with pytest.raises(ValueError, match="kernel"):
+        block_frequencies(0, 0, 3, 4, kernel="linear")
+    with pytest.raises(ValueError, match="batch_size"):
+        doubly_stochastic(_X, _y[:, None].astype(float), 3, batch_size=41)
+
+
+def test_divergence_is_an_error_not_nan():
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(100, 3))
+    y = 1e6 * rng.normal(size=100)
+    with pytest.raises(ValueError, match="diverged"):
+        DoublyStochasticRegressor(n_iter=300, batch_size=10, theta=1000.0, theta_prime=0.0,
+                                  random_state=0).fit(X, y)
