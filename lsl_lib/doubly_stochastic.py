@@ -71,7 +71,7 @@ from sklearn.utils.multiclass import _check_partial_fit_first_call, check_classi
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from lsl_lib._core.backend import compiled_arrays, jit, resolve_backend
-from lsl_lib._core.random import check_random_state
+from lsl_lib._core.random import SPLITMIX_GOLDEN, check_random_state, splitmix64
 from lsl_lib._core.sampling import sample_indices
 from lsl_lib._core.trace import Trace, chunk_bounds
 from lsl_lib._core.validation import ITERATIVE_CONSTRAINTS, check_batch_size, check_n_classes
@@ -80,23 +80,11 @@ from lsl_lib.kernels import (GAUSSIAN, KERNELS, LAPLACIAN, _LEARNER_KERNEL_CONST
 from lsl_lib.losses import get_loss, score_derivative
 from lsl_lib.random_features import RFF_KERNELS
 
-# SplitMix64's constants: the golden-ratio increment and the two multipliers of its mix.
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
-_MIX2 = np.uint64(0x94D049BB133111EB)
-_S30, _S27, _S31, _S11 = np.uint64(30), np.uint64(27), np.uint64(31), np.uint64(11)
-_ONE = np.uint64(1)
+_S11 = np.uint64(11)  # a uniform keeps the top 53 bits of a SplitMix64 output
 _TWO_POW_M53 = 2.0 ** -53
 
 
 # --- the counter-based generator and the features of a block --------------------------
-
-def _mix(z):
-    """SplitMix64's output function (uint64 arrays, wrapping arithmetic)."""
-    z = (z ^ (z >> _S30)) * _MIX1
-    z = (z ^ (z >> _S27)) * _MIX2
-    return z ^ (z >> _S31)
-
 
 def block_uniforms(seed, block, n):
     r"""The first n uniforms of block ``block``: SplitMix64 keyed by (seed, block).
@@ -121,9 +109,10 @@ def block_uniforms(seed, block, n):
     -------
     u : ndarray of shape (n,), float64
     """
-    key = _mix(np.array([seed], dtype=np.uint64) + np.array([block + 1], dtype=np.uint64) * _GOLDEN)
+    key = splitmix64.py_func(np.array([seed], dtype=np.uint64)
+                             + np.array([block + 1], dtype=np.uint64) * SPLITMIX_GOLDEN)
     counters = np.arange(1, n + 1, dtype=np.uint64)
-    z = _mix(key + counters * _GOLDEN)
+    z = splitmix64.py_func(key + counters * SPLITMIX_GOLDEN)
     return ((z >> _S11).astype(np.float64) + 0.5) * _TWO_POW_M53
 
 
@@ -281,25 +270,18 @@ def dsg_numpy_chunk(X, Y, alpha, indices, t0, seed, kernel, gamma, theta, theta_
 # --- the compiled path -----------------------------------------------------------------
 
 @jit
-def _mix_scalar(z):
-    z = (z ^ (z >> _S30)) * _MIX1
-    z = (z ^ (z >> _S27)) * _MIX2
-    return z ^ (z >> _S31)
-
-
-@jit
 def fill_block(seed, block, kernel_code, gamma, W, b):
     """Compiled :func:`block_frequencies`: write block ``block``'s frequencies into W, of
     shape (d, B) (column c is :math:`\\omega_c`), and its phases into b."""
     d, B = W.shape
     n = d * B
-    key = _mix_scalar(np.uint64(seed) + np.uint64(block + 1) * _GOLDEN)
+    key = splitmix64(np.uint64(seed) + np.uint64(block + 1) * SPLITMIX_GOLDEN)
     two_pi = 2.0 * math.pi
     if kernel_code == GAUSSIAN:
         scale = math.sqrt(2.0 * gamma)
         for m in range((n + 1) // 2):
-            z1 = _mix_scalar(key + np.uint64(2 * m + 1) * _GOLDEN)
-            z2 = _mix_scalar(key + np.uint64(2 * m + 2) * _GOLDEN)
+            z1 = splitmix64(key + np.uint64(2 * m + 1) * SPLITMIX_GOLDEN)
+            z2 = splitmix64(key + np.uint64(2 * m + 2) * SPLITMIX_GOLDEN)
             radius = scale * math.sqrt(-2.0 * math.log((float(z1 >> _S11) + 0.5) * _TWO_POW_M53))
             angle = two_pi * ((float(z2 >> _S11) + 0.5) * _TWO_POW_M53)
             e = 2 * m
@@ -309,7 +291,7 @@ def fill_block(seed, block, kernel_code, gamma, W, b):
     else:
         scale = math.sqrt(gamma)
         for e in range(n):
-            z = _mix_scalar(key + np.uint64(e + 1) * _GOLDEN)
+            z = splitmix64(key + np.uint64(e + 1) * SPLITMIX_GOLDEN)
             u = (float(z >> _S11) + 0.5) * _TWO_POW_M53
             if kernel_code == LAPLACIAN:
                 W[e % d, e // d] = gamma * math.tan(math.pi * (u - 0.5))
@@ -318,7 +300,7 @@ def fill_block(seed, block, kernel_code, gamma, W, b):
                 sign = 1.0 if v > 0.0 else (-1.0 if v < 0.0 else 0.0)
                 W[e % d, e // d] = -scale * sign * math.log(1.0 - 2.0 * abs(v))
     for c in range(B):
-        z = _mix_scalar(key + np.uint64(2 * n + c + 1) * _GOLDEN)
+        z = splitmix64(key + np.uint64(2 * n + c + 1) * SPLITMIX_GOLDEN)
         b[c] = two_pi * ((float(z >> _S11) + 0.5) * _TWO_POW_M53)
 
 

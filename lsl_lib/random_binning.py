@@ -89,18 +89,12 @@ from sklearn.utils._param_validation import Interval
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from lsl_lib._core.backend import jit, resolve_backend
-from lsl_lib._core.random import check_random_state
+from lsl_lib._core.random import SPLITMIX_GOLDEN, check_random_state, splitmix64
 from lsl_lib._core.validation import FEATURE_MAP_CONSTRAINTS, ITERATIVE_CONSTRAINTS
 from lsl_lib.kernels import _KERNEL_CONSTRAINTS, check_kernel_params
 
 #: Elements of the largest temporary array a block of the numpy reference builds.
 BLOCK_ELEMENTS = 2 ** 21
-
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-_MIX_1 = np.uint64(0xBF58476D1CE4E5B9)
-_MIX_2 = np.uint64(0x94D049BB133111EB)
-_SHIFT_30, _SHIFT_27, _SHIFT_31 = np.uint64(30), np.uint64(27), np.uint64(31)
-
 
 def draw_grids(n_features, n_grids, gamma, rng):
     r"""P random grids for the Laplacian kernel :math:`\exp(-\gamma\|x - y\|_1)`, in float64.
@@ -130,20 +124,11 @@ def draw_grids(n_features, n_grids, gamma, rng):
     return pitches, shifts
 
 
-@jit
-def _mix(z):
-    """SplitMix64's finaliser: a bijection of the unsigned 64-bit integers (a scalar in the
-    compiled loops, an array of them in the numpy reference)."""
-    z = (z ^ (z >> _SHIFT_30)) * _MIX_1
-    z = (z ^ (z >> _SHIFT_27)) * _MIX_2
-    return z ^ (z >> _SHIFT_31)
-
-
 def _keys(n_grids, n_features):
     r""":math:`(pd + j + 1)\varphi \bmod 2^{64}`, shape (P, d): the offset that makes
     :math:`g_p(j, c)` differ by grid and feature."""
     keys = np.arange(n_grids * n_features, dtype=np.uint64) + np.uint64(1)
-    return (keys * _GOLDEN).reshape(n_grids, n_features)
+    return (keys * SPLITMIX_GOLDEN).reshape(n_grids, n_features)
 
 
 def _cells(x, shifts, pitches):
@@ -155,7 +140,7 @@ def _cells(x, shifts, pitches):
 def _zero_cell_hashes(pitches, shifts, keys):
     r""":math:`g_p(j, \lfloor -u_{pj}/\delta_{pj}\rfloor)`, shape (P, d): the terms of an
     absent (zero) coordinate, and their sums over j, shape (P,): the id of the zero vector."""
-    terms = _mix.py_func(_cells(0.0, shifts, pitches) + keys)
+    terms = splitmix64.py_func(_cells(0.0, shifts, pitches) + keys)
     return terms, terms.sum(axis=1, dtype=np.uint64)
 
 
@@ -166,7 +151,7 @@ def _bin_hashes_dense_numpy(X, pitches, shifts, keys, out):
     rows = max(1, BLOCK_ELEMENTS // (P * d))
     for start in range(0, n, rows):
         block = X[start:start + rows, None, :]
-        terms = _mix.py_func(_cells(block, shifts, pitches) + keys)  # (rows, P, d)
+        terms = splitmix64.py_func(_cells(block, shifts, pitches) + keys)  # (rows, P, d)
         out[start:start + rows] = terms.sum(axis=2, dtype=np.uint64)
 
 
@@ -180,7 +165,7 @@ def _bin_hashes_csr_numpy(data, indices, indptr, pitches, shifts, keys, zero_ter
     for start in range(0, P, grids):
         sl = slice(start, start + grids)
         cells = _cells(data[:, None], shifts[sl, indices].T, pitches[sl, indices].T)
-        terms = _mix.py_func(cells + keys[sl, indices].T) - zero_terms[sl, indices].T
+        terms = splitmix64.py_func(cells + keys[sl, indices].T) - zero_terms[sl, indices].T
         cumulative = np.zeros((len(data) + 1, terms.shape[1]), dtype=np.uint64)
         np.cumsum(terms, axis=0, dtype=np.uint64, out=cumulative[1:])
         out[:, sl] = zero_ids[sl] + (cumulative[indptr[1:]] - cumulative[indptr[:-1]])
@@ -195,7 +180,7 @@ def _bin_hashes_dense_numba(X, pitches, shifts, keys, out):
             h = np.uint64(0)
             for j in range(d):
                 c = np.int64(np.floor((X[i, j] - shifts[p, j]) / pitches[p, j]))
-                h += _mix(np.uint64(c) + keys[p, j])
+                h += splitmix64(np.uint64(c) + keys[p, j])
             out[i, p] = h
 
 
@@ -210,7 +195,7 @@ def _bin_hashes_csr_numba(data, indices, indptr, pitches, shifts, keys, zero_ter
             for k in range(indptr[i], indptr[i + 1]):
                 j = indices[k]
                 c = np.int64(np.floor((data[k] - shifts[p, j]) / pitches[p, j]))
-                h += _mix(np.uint64(c) + keys[p, j]) - zero_terms[p, j]
+                h += splitmix64(np.uint64(c) + keys[p, j]) - zero_terms[p, j]
             out[i, p] = h
 
 
