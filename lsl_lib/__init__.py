@@ -10,9 +10,9 @@ import importlib
 
 __version__ = "0.1.0"
 
-_SUBMODULES = ("coordinate_descent", "datasets", "fastfood", "kernel_pegasos", "kernels", "losses",
-               "nystroem", "online_kernel", "pegasos", "plotting", "random_features",
-               "stochastic_gradient", "widgets")
+_SUBMODULES = ("coordinate_descent", "datasets", "fastfood", "kernel_pegasos", "kernels", "kitchen_sinks",
+               "losses", "nystroem", "online_kernel", "pegasos", "plotting", "random_features",
+               "stochastic_gradient", "theory", "widgets")
 
 __all__ = list(_SUBMODULES)
 
