@@ -76,6 +76,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from lsl_lib._core.random import check_random_state
 from lsl_lib._core.validation import (ITERATIVE_CONSTRAINTS, add_intercept_column,
                                      check_n_classes, check_sample_weight, signed_binary_labels)
+from lsl_lib.random_binning import bin_indices, draw_grids
 from lsl_lib.random_features import draw_frequencies
 
 #: The built-in feature families.
@@ -84,8 +85,6 @@ FEATURES = ("fourier", "bump", "sigmoid", "binning")
 #: The losses, by task.
 CLASSIFIER_LOSSES = ("hinge", "log")
 REGRESSOR_LOSSES = ("squared",)
-
-_BINNING_BLOCK = 2 ** 22  # entries of the (n, k, d) comparison array built per block of cells
 
 
 # ------------------------------------------------------------------ the feature families
@@ -119,7 +118,8 @@ def draw_features(feature, X, n_components, gamma, rng):
         ``fourier``: ``frequencies`` (d, K), ``offsets`` (K,); ``bump``: ``centres`` (K, d)
         and ``gamma``;
         ``sigmoid``: ``frequencies`` (d, K), ``centres`` (K, d); ``binning``: ``pitches``,
-        ``shifts`` (K, d) and ``cells`` (K, d), the integer cell of each anchor.
+        ``shifts`` (K, d) (:func:`lsl_lib.random_binning.draw_grids`) and ``anchor_ids``
+        (K,), the id of the anchor's cell in its grid (:func:`lsl_lib.random_binning.bin_indices`).
     """
     n, d = X.shape
     if feature in ("fourier", "sigmoid"):
@@ -135,12 +135,11 @@ def draw_features(feature, X, n_components, gamma, rng):
             params["gamma"] = gamma
         return params
     # binning: one random grid per feature, anchored at a random training input
-    from lsl_lib.random_binning import draw_grids
     pitches, shifts = draw_grids(d, n_components, gamma, rng)
     anchors = X[rng.integers(n, size=n_components)]
-    anchors = anchors.toarray() if sp.issparse(anchors) else anchors
-    return {"pitches": pitches, "shifts": shifts,
-            "cells": np.floor((anchors - shifts) / pitches)}
+    anchor_ids = bin_indices(anchors, pitches, shifts)[np.arange(n_components),
+                                                        np.arange(n_components)]
+    return {"pitches": pitches, "shifts": shifts, "anchor_ids": anchor_ids}
 
 
 def feature_matrix(feature, X, params):
@@ -165,19 +164,9 @@ def feature_matrix(feature, X, params):
         np.maximum(D2, 0.0, out=D2)  # rounding can make a tiny distance negative
         D2 *= -params["gamma"]
         return np.exp(D2, out=D2)
-    # binning
-    X = X.toarray() if sp.issparse(X) else X
-    pitches, shifts, cells = params["pitches"], params["shifts"], params["cells"]
-    n, d = X.shape
-    K = len(pitches)
-    Z = np.empty((n, K))
-    step = max(1, _BINNING_BLOCK // max(1, n * d))
-    for start in range(0, K, step):
-        block = slice(start, start + step)
-        same = np.floor((X[:, None, :] - shifts[None, block]) / pitches[None, block]) \
-            == cells[None, block]
-        Z[:, block] = same.all(axis=2)
-    return Z
+    # binning: x is in feature k's cell when its cell id in grid k is the anchor's
+    ids = bin_indices(X, params["pitches"], params["shifts"])
+    return (ids == params["anchor_ids"]).astype(np.float64)
 
 
 # ------------------------------------------------------------------ the box-constrained fits
@@ -207,6 +196,9 @@ def fit_squared(Phi, y, bound, sample_weight=None, fit_intercept=False):
     Returns
     -------
     coef : ndarray of shape (K + fit_intercept,)
+        α, then b when ``fit_intercept``.
+    n_iter : int
+        BVLS iterations (1 for the unconstrained solve). The three ``fit_*`` return both.
     """
     A = add_intercept_column(Phi) if fit_intercept else Phi
     y = np.asarray(y, dtype=np.float64)
@@ -214,12 +206,13 @@ def fit_squared(Phi, y, bound, sample_weight=None, fit_intercept=False):
         root = np.sqrt(sample_weight)
         A, y = A * root[:, None], y * root
     if bound is None:
-        return scipy.linalg.lstsq(A, y, lapack_driver="gelsd")[0]
+        return scipy.linalg.lstsq(A, y, lapack_driver="gelsd")[0], 1
     if A.shape[0] > A.shape[1]:
         Q, R = scipy.linalg.qr(A, mode="economic")
         A, y = R, Q.T @ y
     lo, hi = _box(Phi.shape[1], bound, fit_intercept)
-    return scipy.optimize.lsq_linear(A, y, bounds=(lo, hi), method="bvls", tol=1e-12).x
+    result = scipy.optimize.lsq_linear(A, y, bounds=(lo, hi), method="bvls", tol=1e-12)
+    return result.x, max(1, result.nit)
 
 
 def fit_log(Phi, y, bound, sample_weight=None, fit_intercept=False, tol=1e-8, max_iter=1000):
@@ -253,7 +246,7 @@ def fit_log(Phi, y, bound, sample_weight=None, fit_intercept=False, tol=1e-8, ma
         import warnings
         warnings.warn(f"L-BFGS-B did not converge ({result.message}); raise max_iter or tol.",
                       ConvergenceWarning, stacklevel=3)
-    return result.x
+    return result.x, result.nit
 
 
 def fit_hinge(Phi, y, bound, sample_weight=None, fit_intercept=False):
@@ -285,7 +278,7 @@ def fit_hinge(Phi, y, bound, sample_weight=None, fit_intercept=False):
                                     method="highs-ipm")
     if result.status != 0:  # pragma: no cover - HiGHS solves every bounded LP of this form
         raise RuntimeError(f"HiGHS failed on the hinge LP: {result.message}")
-    return result.x[:p]
+    return result.x[:p], result.nit
 
 
 # ------------------------------------------------------------------ the estimators
@@ -326,7 +319,7 @@ class _BaseKitchenSinks(BaseEstimator):
     def transform_features(self, X):
         r"""The random features :math:`\Phi_{ik} = \phi(x_i; w_k)` of X, shape (n, K)."""
         check_is_fitted(self, "feature_params_")
-        X = validate_data(self, X, accept_sparse=self._accept_sparse(), dtype=np.float64,
+        X = validate_data(self, X, accept_sparse="csr", dtype=np.float64,
                           reset=False)
         return self._features(X)
 
@@ -350,8 +343,9 @@ class _BaseKitchenSinks(BaseEstimator):
         bound = None if self.C is None else self.C / self.n_components
         fit = {"squared": fit_squared, "log": fit_log, "hinge": fit_hinge}[loss]
         extra = {"tol": self.tol, "max_iter": self.max_iter} if loss == "log" else {}
-        coefs = np.array([fit(Phi, t, bound, sample_weight, self.fit_intercept, **extra)
-                          for t in targets])
+        fits = [fit(Phi, t, bound, sample_weight, self.fit_intercept, **extra) for t in targets]
+        coefs = np.array([coef for coef, _ in fits])
+        self.n_iter_ = np.array([n_iter for _, n_iter in fits])
         if self.fit_intercept:
             coefs, intercepts = coefs[:, :-1], coefs[:, -1]
         else:
@@ -363,12 +357,9 @@ class _BaseKitchenSinks(BaseEstimator):
                                       int(np.sum(np.abs(coefs) >= bound * (1 - 1e-6))))
         return coefs, intercepts
 
-    def _accept_sparse(self):
-        return False if self.feature == "binning" else "csr"
-
     def _scores(self, X):
         check_is_fitted(self)
-        X = validate_data(self, X, accept_sparse=self._accept_sparse(), dtype=np.float64, reset=False)
+        X = validate_data(self, X, accept_sparse="csr", dtype=np.float64, reset=False)
         return self._features(X) @ self.coef_.T + self.intercept_
 
     def _sample_weight(self, X, sample_weight):
@@ -376,7 +367,7 @@ class _BaseKitchenSinks(BaseEstimator):
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
-        tags.input_tags.sparse = self.feature != "binning"
+        tags.input_tags.sparse = True
         return tags
 
 
@@ -410,6 +401,9 @@ _DOC_ATTRIBUTES = r"""
         The scale used.
     bound_ : float or None
         C/K, the box (None when unconstrained).
+    n_iter_ : ndarray of shape (n_outputs,)
+        The solver's iterations per output (BVLS, L-BFGS-B or HiGHS; 1 for an
+        unconstrained least squares).
     n_active_constraints_ : int
         How many :math:`\alpha_k` sit on the box, :math:`|\alpha_k| = C/K` (to a relative
         1e-6), over all outputs.
@@ -503,12 +497,12 @@ class RandomKitchenSinksClassifier(ClassifierMixin, _BaseKitchenSinks):
         Parameters
         ----------
         X : {array-like, sparse matrix} of shape (n_samples, n_features)
-            CSR is accepted except by ``binning`` (which compares coordinates).
+            CSR is accepted (the built-in families read X through products, or row by row).
         y : array-like of shape (n_samples,)
         sample_weight : array-like of shape (n_samples,), default=None
             Non-negative weights :math:`s_i`: the risk :math:`\\sum_i s_i c_i / \\sum_i s_i`.
         """
-        X, y = validate_data(self, X, y, accept_sparse=self._accept_sparse(), dtype=np.float64)
+        X, y = validate_data(self, X, y, accept_sparse="csr", dtype=np.float64)
         check_classification_targets(y)
         self.classes_ = np.unique(y)
         check_n_classes(self.classes_, self.loss, ())
@@ -619,12 +613,12 @@ class RandomKitchenSinksRegressor(RegressorMixin, _BaseKitchenSinks):
         Parameters
         ----------
         X : {array-like, sparse matrix} of shape (n_samples, n_features)
-            CSR is accepted except by ``binning``.
+            CSR is accepted.
         y : array-like of shape (n_samples,)
         sample_weight : array-like of shape (n_samples,), default=None
             Non-negative weights :math:`s_i` of the squared errors.
         """
-        X, y = validate_data(self, X, y, accept_sparse=self._accept_sparse(), dtype=np.float64,
+        X, y = validate_data(self, X, y, accept_sparse="csr", dtype=np.float64,
                              y_numeric=True)
         sample_weight = self._sample_weight(X, sample_weight)
         coef, intercept = self._fit_outputs(X, [y], sample_weight, self.loss)
