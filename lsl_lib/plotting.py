@@ -29,6 +29,8 @@ from lsl_lib._plotting.kernel_approximation import (plot_error_curves, plot_matr
 from lsl_lib._plotting.random_features import (plot_estimate_distribution,
                                                plot_kernel_approximation)
 from lsl_lib._plotting.nystroem import plot_accuracy_and_time, plot_landmarks, plot_nystroem
+from lsl_lib._plotting.kitchen_sinks import (plot_box_effect, plot_kitchen_sinks_fit,
+                                             plot_oracle_inequality, plot_sink_families)
 
 __all__ = [
     "AXIS_LABELS", "new_figure", "plot_convergence",
@@ -44,4 +46,5 @@ __all__ = [
     "plot_error_curves", "plot_matrices", "plot_spectrum", "plot_variance",
     "plot_estimate_distribution", "plot_kernel_approximation",
     "plot_accuracy_and_time", "plot_landmarks", "plot_nystroem",
+    "plot_box_effect", "plot_kitchen_sinks_fit", "plot_oracle_inequality", "plot_sink_families",
 ]
