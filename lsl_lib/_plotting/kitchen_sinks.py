@@ -3,6 +3,7 @@ each family look like and what a weighted sum of them fits; the fitted weights a
 box :math:`|\\alpha_k| \\le C/K`; the test error against C and against K (beside RFF + ridge);
 the excess risk against n and K on log-log axes under the bound of Rahimi and Recht."""
 import numpy as np
+from matplotlib.ticker import NullFormatter
 
 from lsl_lib._plotting._base import _legend_below, _readable_log_ticks, new_figure
 
@@ -87,7 +88,7 @@ def plot_kitchen_sinks_fit(x, target, X_train, y_train, fit, coef, bound, *, fea
     if train_error is not None:
         title += f", train MSE {train_error:.3f}, test MSE {test_error:.3f}"
     left.set_title(title, fontsize="medium")
-    left.legend(fontsize="small", loc="best")
+    _legend_below(left)
     coef = np.asarray(coef, dtype=float)
     order = np.argsort(coef, kind="stable")
     k = np.arange(1, len(coef) + 1)
@@ -107,7 +108,7 @@ def plot_kitchen_sinks_fit(x, target, X_train, y_train, fit, coef, bound, *, fea
     right.set_xlabel("feature k (sorted by αₖ)")
     right.set_ylabel("weight αₖ")
     right.grid(True, alpha=0.3)
-    right.legend(fontsize="small", loc="upper left")
+    _legend_below(right)
     return fig
 
 
@@ -141,7 +142,8 @@ def plot_box_effect(C_values, train_error, test_error, n_active, n_components, K
     left.plot(C_values, train_error, "o-", color="C0", label="training error")
     left.plot(C_values, test_error, "s-", color="C3", label="test error")
     left.set_xscale("log")
-    _readable_log_ticks(left.xaxis)
+    left.set_xticks(C_values, [f"{c:,g}" for c in C_values])
+    left.xaxis.set_minor_formatter(NullFormatter())
     left.set_xlabel("C (box |αₖ| ≤ C/K)")
     left.set_ylabel("error rate")
     left.set_ylim(bottom=0)
@@ -158,7 +160,8 @@ def plot_box_effect(C_values, train_error, test_error, n_active, n_components, K
     right.plot(K_values, rks_error, "o-", color="C3", label=rks_label)
     right.plot(K_values, rff_error, "s--", color="C0", label=rff_label)
     right.set_xscale("log")
-    _readable_log_ticks(right.xaxis)
+    right.set_xticks(K_values, [f"{k:,}" for k in K_values])
+    right.xaxis.set_minor_formatter(NullFormatter())
     right.set_xlabel("number of random features K")
     right.set_ylabel("test error rate")
     right.set_ylim(bottom=0)
