@@ -186,7 +186,8 @@ def fit_squared(Phi, y, bound, sample_weight=None, fit_intercept=False):
 
         \min_{|\alpha_k| \le B} \sum_i s_i (y_i - \Phi_i \alpha - b)^2.
 
-    ``bound=None``: the unconstrained (minimum-norm) least squares of ``scipy.linalg.lstsq``.
+    ``bound=None``: the unconstrained (minimum-norm) least squares of ``scipy.linalg.lstsq``,
+    which is also returned when it lies in the box (it is then the box's minimiser).
     Otherwise, when n > K the problem is first reduced to K rows by a thin QR
     (:math:`\|\Phi\alpha - y\|^2 = \|R\alpha - Q^\top y\|^2 + \text{const}`), then solved by
     ``scipy.optimize.lsq_linear(method='bvls')``, the Stark-Parker active-set method, which
@@ -198,15 +199,16 @@ def fit_squared(Phi, y, bound, sample_weight=None, fit_intercept=False):
     coef : ndarray of shape (K + fit_intercept,)
         α, then b when ``fit_intercept``.
     n_iter : int
-        BVLS iterations (1 for the unconstrained solve). The three ``fit_*`` return both.
+        BVLS iterations (1 when the unconstrained solve is the answer). The three ``fit_*`` return both.
     """
     A = add_intercept_column(Phi) if fit_intercept else Phi
     y = np.asarray(y, dtype=np.float64)
     if sample_weight is not None:
         root = np.sqrt(sample_weight)
         A, y = A * root[:, None], y * root
-    if bound is None:
-        return scipy.linalg.lstsq(A, y, lapack_driver="gelsd")[0], 1
+    free = scipy.linalg.lstsq(A, y, lapack_driver="gelsd")[0]
+    if bound is None or np.all(np.abs(free[:Phi.shape[1]]) <= bound):
+        return free, 1  # the unconstrained minimiser is in the box: it is the box's minimiser
     if A.shape[0] > A.shape[1]:
         Q, R = scipy.linalg.qr(A, mode="economic")
         A, y = R, Q.T @ y
