@@ -42,7 +42,7 @@ The feature families (each bounded, :math:`|\phi| \le 1`):
 What p may depend on. The theorem draws the :math:`w_k` from a p fixed before the data.
 ``fourier`` is such a p. ``bump`` and ``sigmoid`` place their centres c uniformly on the
 box :math:`\prod_j [\min_i x_{ij}, \max_i x_{ij}]` of the training inputs (Shalizi's random
-bumps "over the data's range"), and ``binning`` anchors each cell at a training input drawn
+bumps, placed over the range of the data), and ``binning`` anchors each cell at a training input drawn
 uniformly (a cell of a random grid drawn alone would almost always be empty in more than a
 few dimensions). These p never see the labels, but they do see the inputs: the theorem then
 holds conditionally on the box, or on the anchors, when they come from inputs that are not
@@ -59,6 +59,7 @@ Rahimi, Recht. Random features for large-scale kernel machines. NIPS 2007.
 
 Shalizi. Random features (lecture notes, Advanced Data Analysis, CMU).
 """
+import warnings
 from numbers import Integral, Real
 
 import numpy as np
@@ -245,7 +246,6 @@ def fit_log(Phi, y, bound, sample_weight=None, fit_intercept=False, tol=1e-8, ma
         bounds=scipy.optimize.Bounds(lo, hi),
         options={"maxiter": max_iter, "gtol": tol, "ftol": 1e-15, "maxcor": 20})
     if not result.success:
-        import warnings
         warnings.warn(f"L-BFGS-B did not converge ({result.message}); raise max_iter or tol.",
                       ConvergenceWarning, stacklevel=3)
     return result.x, result.nit
@@ -389,7 +389,9 @@ _DOC_PARAMETERS = r"""
     fit_intercept : bool, default=False
         Add an unconstrained constant b to f. Rahimi and Recht's class has none (False).
     tol : float > 0, default=1e-8
-        Projected-gradient tolerance of L-BFGS-B (``loss='log'``).
+        Projected-gradient tolerance of L-BFGS-B (``loss='log'``). Near separability the
+        logistic risk is flat in some directions: then 1e-12 pins the weights (and which of
+        them sit on the box) to a few digits, at two or three times the iterations.
     max_iter : int >= 1, default=1000
         Iterations of L-BFGS-B (``loss='log'``).
     random_state : None, int or numpy.random.Generator, default=None

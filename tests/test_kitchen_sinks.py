@@ -313,3 +313,48 @@ def test_one_class_is_refused():
     X, _ = _classification(n=40)
     with pytest.raises(ValueError, match="one class"):
         RandomKitchenSinksClassifier().fit(X, np.zeros(40))
+
+
+# ------------------------------------------------------------------ the lecture's figures
+
+def test_plot_kitchen_sinks_fit_marks_the_box_and_the_weights_on_it():
+    from lsl_lib.plotting import plot_kitchen_sinks_fit
+    x = np.linspace(-1, 1, 50)
+    coef = np.array([-0.5, -0.2, 0.1, 0.5, 0.5])
+    fig = plot_kitchen_sinks_fit(x, x, x, x, x, coef, 0.5, feature="fourier",
+                                 train_error=0.1, test_error=0.2)
+    right = fig.axes[1]
+    assert "3 of 5 on the box" in right.get_title()
+    on_box = [line for line in right.get_lines() if line.get_label() == "on the box"][0]
+    assert_allclose(np.sort(on_box.get_ydata()), [-0.5, 0.5, 0.5])
+    assert sorted(line.get_ydata()[0] for line in right.get_lines()
+                  if line.get_linestyle() == ":") == [-0.5, 0.5]
+    free = plot_kitchen_sinks_fit(x, x, x, x, x, coef, None)
+    assert "unconstrained" in free.axes[1].get_title()
+
+
+def test_plot_oracle_inequality_fits_the_slopes_in_log_log():
+    from lsl_lib.plotting import plot_oracle_inequality
+    n = np.array([100, 200, 400, 800])
+    K = np.array([4, 8, 16])
+    fig = plot_oracle_inequality(n, 3.0 / n, 64, K, 2.0 / np.sqrt(K), 1000,
+                                 bound_n=10 / np.sqrt(n), bound_K=10 / np.sqrt(K))
+    labels = [[line.get_label() for line in ax.get_lines()] for ax in fig.axes[:2]]
+    assert "least-squares fit: slope -1.0" in labels[0]
+    assert "least-squares fit: slope -0.5" in labels[1]
+    assert all(ax.get_xscale() == ax.get_yscale() == "log" for ax in fig.axes[:2])
+
+
+def test_plot_sink_families_and_box_effect_draw_one_panel_per_family_and_both_curves():
+    from lsl_lib.plotting import plot_box_effect, plot_sink_families
+    x = np.linspace(-1, 1, 30)
+    curves = {f: dict(features=np.cos(np.outer(x, [1, 2])), fit=x, test_error=0.1)
+              for f in ("fourier", "bump", "binning")}
+    fig = plot_sink_families(x, x, x, x, curves)
+    titles = [ax.get_title() for ax in fig.axes if ax.get_title()]
+    assert [t.split("\n")[0] for t in titles] == ["fourier", "bump", "binning"]
+    fig = plot_box_effect([1, 10, 100], [0.3, 0.1, 0.0], [0.3, 0.2, 0.25], [10, 5, 2], 10,
+                          [10, 100], [0.2, 0.1], [0.25, 0.15])
+    right = fig.axes[1]
+    assert_allclose(right.get_lines()[0].get_ydata(), [0.2, 0.1])
+    assert_allclose(right.get_lines()[1].get_ydata(), [0.25, 0.15])
