@@ -10,7 +10,7 @@ solvers on the same random features, with the test error of each.
   same matrix, so the rows time the solvers alone.
 - Rows (ratio = peer time / lsl time; report only, no target: the solvers solve different
   problems, and the point is what the exact box costs):
-  log loss, ``fit_log`` (L-BFGS-B with the box C/K, C = 10) against
+  log loss, ``fit_log`` (L-BFGS-B with the box C/K, C = 100) against
   ``LogisticRegression(C=1e4, fit_intercept=False, solver='lbfgs')``;
   squared loss, ``fit_squared`` (thin QR + BVLS, box C/K) against ``Ridge(alpha=1)``;
   hinge loss, ``fit_hinge`` (HiGHS LP, box C/K) on the first 5 000 rows against
@@ -25,7 +25,7 @@ from common import ratio_row, timed
 from lsl_lib.datasets import load_covtype, shared_data_dir
 from lsl_lib.kitchen_sinks import draw_features, feature_matrix, fit_hinge, fit_log, fit_squared
 
-C_BOX = 10.0
+C_BOX = 100.0
 GAMMA = 5.0
 
 
