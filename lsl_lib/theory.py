@@ -26,8 +26,8 @@ def kitchen_sinks_approximation_error(n_components, C, delta):
     r"""The approximation lemma: how far K random kitchen sinks are from a member of
     :math:`\mathcal F_p`, in :math:`L_2(\mu)`.
 
-    Rahimi and Recht (2008), Lemma 2 (proved by their Lemma 4, McDiarmid's inequality for
-    the norm of a mean of bounded vectors in a Hilbert space). Let
+    The approximation step of the proof of Rahimi and Recht's (2008) Theorem 1, which rests
+    on McDiarmid's inequality for the norm of a mean of bounded vectors in a Hilbert space. Let
     :math:`f^\star(x) = \int \alpha(w)\phi(x; w)\,dw` with :math:`|\alpha(w)| \le C p(w)`
     and :math:`|\phi| \le 1`, let :math:`w_1, \dots, w_K` be i.i.d. from p and
     :math:`\hat f(x) = \frac1K\sum_k \beta(w_k)\phi(x; w_k)`, :math:`\beta = \alpha/p`
@@ -64,7 +64,7 @@ def kitchen_sinks_approximation_error(n_components, C, delta):
 def kitchen_sinks_estimation_error(n_samples, C, lipschitz, delta, loss_at_zero=1.0):
     r"""The estimation lemma: the largest gap between risk and empirical risk over the box.
 
-    Rahimi and Recht (2008), Lemma 3: for fixed :math:`w_1, \dots, w_K` and the class
+    The estimation step of the proof of Rahimi and Recht's (2008) Theorem 1: for fixed :math:`w_1, \dots, w_K` and the class
     :math:`\hat{\mathcal F}_w = \{\sum_k \alpha_k\phi(\cdot; w_k) : |\alpha_k| \le C/K\}`,
     an L-Lipschitz loss :math:`c(y f(x))` and n i.i.d. examples, with probability at least
     :math:`1 - \delta`, for every :math:`f \in \hat{\mathcal F}_w`,
@@ -160,7 +160,7 @@ def kitchen_sinks_bound(n_samples, n_components, C, lipschitz, delta, loss_at_ze
     References
     ----------
     Rahimi, Recht. Weighted sums of random kitchen sinks: replacing minimization with
-    randomization in learning. NIPS 2008 (Theorem 1 and Lemmas 2-4).
+    randomization in learning. NIPS 2008 (Theorem 1 and the lemmas of its proof).
 
     Examples
     --------
