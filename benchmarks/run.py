@@ -21,6 +21,7 @@ import bench_fastfood  # noqa: E402
 import bench_import  # noqa: E402
 import bench_kernel_approximation_error  # noqa: E402
 import bench_kernel_pegasos  # noqa: E402
+import bench_kitchen_sinks  # noqa: E402
 import bench_nystroem  # noqa: E402
 import bench_online_kernel  # noqa: E402
 import bench_pegasos  # noqa: E402
@@ -37,7 +38,7 @@ BENCHMARKS = {"import": bench_import, "pegasos": bench_pegasos,
               "nystroem": bench_nystroem,
               "kernel_approximation_error": bench_kernel_approximation_error,
               "random_binning": bench_random_binning, "elm": bench_elm,
-              "doubly_stochastic": bench_doubly_stochastic}
+              "kitchen_sinks": bench_kitchen_sinks, "doubly_stochastic": bench_doubly_stochastic}
 
 
 def main(argv=None):

@@ -30,6 +30,8 @@ from lsl_lib._plotting.random_features import (plot_estimate_distribution,
                                                plot_kernel_approximation)
 from lsl_lib._plotting.nystroem import plot_accuracy_and_time, plot_landmarks, plot_nystroem
 from lsl_lib._plotting.elm import plot_activations, plot_elm_fit, plot_solver_times
+from lsl_lib._plotting.kitchen_sinks import (plot_box_effect, plot_kitchen_sinks_fit,
+                                             plot_oracle_inequality, plot_sink_families)
 from lsl_lib._plotting.doubly_stochastic import plot_dsg_convergence, plot_model_memory
 
 __all__ = [
@@ -47,5 +49,6 @@ __all__ = [
     "plot_estimate_distribution", "plot_kernel_approximation",
     "plot_accuracy_and_time", "plot_landmarks", "plot_nystroem",
     "plot_activations", "plot_elm_fit", "plot_solver_times",
+    "plot_box_effect", "plot_kitchen_sinks_fit", "plot_oracle_inequality", "plot_sink_families",
     "plot_dsg_convergence", "plot_model_memory",
 ]

@@ -1,0 +1,633 @@
+r"""Weighted sums of random kitchen sinks (Rahimi and Recht 2008).
+
+*Replacing minimisation with randomisation.* Boosting and neural networks fit a model
+:math:`f(x) = \sum_{k=1}^K \alpha_k \phi(x; w_k)` by optimising both the outer weights
+:math:`\alpha` and the hidden parameters :math:`w_k`, a non-convex problem. Random kitchen
+sinks draw the :math:`w_k` i.i.d. from a fixed distribution p, independent of the data's
+labels, and fit only :math:`\alpha`, a convex problem:
+
+.. math::
+
+    \hat\alpha = \operatorname*{arg\,min}_{\|\alpha\|_\infty \le C/K}
+    \frac1n \sum_{i=1}^n c\Big(\sum_{k=1}^K \alpha_k \phi(x_i; w_k),\ y_i\Big).
+
+The box :math:`|\alpha_k| \le C/K` makes the fitted f a K-term Monte Carlo estimate of a
+member of
+
+.. math::
+
+    \mathcal F_p = \Big\{ f(x) = \int \alpha(w)\,\phi(x; w)\,dw \;:\;
+    |\alpha(w)| \le C\,p(w) \Big\},
+
+and Rahimi and Recht's Theorem 1 bounds the excess risk over the best f in
+:math:`\mathcal F_p` by :math:`O\big((1/\sqrt n + 1/\sqrt K)\, L C \sqrt{\log(1/\delta)}\big)`
+when :math:`|\phi| \le 1` and the loss is L-Lipschitz (:func:`lsl_lib.theory.kitchen_sinks_bound`
+gives the constants).
+
+The feature families (each bounded, :math:`|\phi| \le 1`):
+
+===========  ====================================================  ===================================================
+``feature``  :math:`\phi(x; w)`                                      how w is drawn (p)
+===========  ====================================================  ===================================================
+``fourier``  :math:`\cos(\omega^\top x + b)`                         :math:`\omega \sim \mathcal N(0, 2\gamma I)`,
+                                                                     :math:`b \sim U[0, 2\pi)`
+``bump``     :math:`\exp(-\gamma \|x - c\|^2)`                       c uniform on the box of the training inputs
+``sigmoid``  :math:`1/(1 + e^{-\omega^\top (x - c)})`                :math:`\omega \sim \mathcal N(0, 2\gamma I)`, c as
+                                                                     for ``bump``
+``binning``  :math:`\mathbb 1[x \text{ in the cell of } a]`         a random grid (pitches :math:`\delta_j \sim
+                                                                     \Gamma(2, 1/\gamma)`, shifts :math:`u_j \sim
+                                                                     U[0, \delta_j)`) and a random training input a
+===========  ====================================================  ===================================================
+
+What p may depend on. The theorem draws the :math:`w_k` from a p fixed before the data.
+``fourier`` is such a p. ``bump`` and ``sigmoid`` place their centres c uniformly on the
+box :math:`\prod_j [\min_i x_{ij}, \max_i x_{ij}]` of the training inputs (Shalizi's random
+bumps, placed over the range of the data), and ``binning`` anchors each cell at a training input drawn
+uniformly (a cell of a random grid drawn alone would almost always be empty in more than a
+few dimensions). These p never see the labels, but they do see the inputs: the theorem then
+holds conditionally on the box, or on the anchors, when they come from inputs that are not
+part of the training sample (e.g. an unlabelled sample of the same distribution); on the
+training inputs themselves it is the usual, slightly optimistic, reading. A user-supplied
+``(phi, sampler)`` pair draws with ``sampler(rng, n_features, K)``, which never sees the data.
+
+References
+----------
+Rahimi, Recht. Weighted sums of random kitchen sinks: replacing minimization with
+randomization in learning. NIPS 2008.
+
+Rahimi, Recht. Random features for large-scale kernel machines. NIPS 2007.
+
+Shalizi. Random features (lecture notes, Advanced Data Analysis, CMU).
+"""
+import warnings
+from numbers import Integral, Real
+
+import numpy as np
+import scipy.linalg
+import scipy.optimize
+import scipy.sparse as sp
+from scipy.special import expit, log_expit
+from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, _fit_context
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils.metaestimators import available_if
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from lsl_lib._core.random import check_random_state
+from lsl_lib._core.validation import (ITERATIVE_CONSTRAINTS, add_intercept_column,
+                                     check_n_classes, check_sample_weight, signed_binary_labels)
+from lsl_lib.random_binning import bin_indices, draw_grids
+from lsl_lib.random_features import draw_frequencies
+
+#: The built-in feature families.
+FEATURES = ("fourier", "bump", "sigmoid", "binning")
+
+#: The losses, by task.
+CLASSIFIER_LOSSES = ("hinge", "log")
+REGRESSOR_LOSSES = ("squared",)
+
+
+# ------------------------------------------------------------------ the feature families
+
+def _input_box(X):
+    """Per-feature minimum and maximum of the training inputs (dense or CSR)."""
+    if sp.issparse(X):
+        return X.min(axis=0).toarray().ravel(), X.max(axis=0).toarray().ravel()
+    return X.min(axis=0), X.max(axis=0)
+
+
+def draw_features(feature, X, n_components, gamma, rng):
+    """Draw the parameters :math:`w_1, \\dots, w_K` of a built-in family (see the module's table).
+
+    Parameters
+    ----------
+    feature : {'fourier', 'bump', 'sigmoid', 'binning'}
+    X : {ndarray, sparse matrix} of shape (n_samples, n_features)
+        The training inputs: only their box (``bump``, ``sigmoid``) or K of them drawn
+        uniformly (``binning``) are used, never the labels.
+    n_components : int
+        K.
+    gamma : float > 0
+        The scale: the kernel width of the Gaussian (``fourier``, ``bump``) or Laplacian
+        (``binning``) kernel whose features these are; the slope scale of ``sigmoid``.
+    rng : numpy.random.Generator
+
+    Returns
+    -------
+    params : dict of ndarrays
+        ``fourier``: ``frequencies`` (d, K), ``offsets`` (K,); ``bump``: ``centres`` (K, d)
+        and ``gamma``;
+        ``sigmoid``: ``frequencies`` (d, K), ``centres`` (K, d); ``binning``: ``pitches``,
+        ``shifts`` (K, d) (:func:`lsl_lib.random_binning.draw_grids`) and ``anchor_ids``
+        (K,), the id of the anchor's cell in its grid (:func:`lsl_lib.random_binning.bin_indices`).
+    """
+    n, d = X.shape
+    if feature in ("fourier", "sigmoid"):
+        params = {"frequencies": draw_frequencies("gaussian", gamma, d, n_components, rng)}
+        if feature == "fourier":
+            params["offsets"] = rng.uniform(0.0, 2.0 * np.pi, size=n_components)
+            return params
+    if feature in ("bump", "sigmoid"):
+        low, high = _input_box(X)
+        params = params if feature == "sigmoid" else {}
+        params["centres"] = rng.uniform(low, high, size=(n_components, d))
+        if feature == "bump":
+            params["gamma"] = gamma
+        return params
+    # binning: one random grid per feature, anchored at a random training input
+    pitches, shifts = draw_grids(d, n_components, gamma, rng)
+    anchors = X[rng.integers(n, size=n_components)]
+    anchor_ids = bin_indices(anchors, pitches, shifts)[np.arange(n_components),
+                                                        np.arange(n_components)]
+    return {"pitches": pitches, "shifts": shifts, "anchor_ids": anchor_ids}
+
+
+def feature_matrix(feature, X, params):
+    r"""The features :math:`\Phi_{ik} = \phi(x_i; w_k)` of a built-in family, shape (n, K).
+
+    Every entry lies in [-1, 1] (``fourier``) or [0, 1] (the others).
+    """
+    if feature == "fourier":
+        Z = np.asarray(X @ params["frequencies"])
+        Z += params["offsets"]
+        return np.cos(Z, out=Z)
+    if feature == "sigmoid":
+        W, centres = params["frequencies"], params["centres"]
+        Z = np.asarray(X @ W)
+        Z -= np.einsum("kj,jk->k", centres, W)
+        return expit(Z, out=Z)
+    if feature == "bump":
+        centres = params["centres"]
+        sq_norms = (np.asarray(X.multiply(X).sum(axis=1)).ravel() if sp.issparse(X)
+                    else np.einsum("ij,ij->i", X, X))
+        D2 = sq_norms[:, None] - 2.0 * np.asarray(X @ centres.T) + (centres ** 2).sum(axis=1)
+        np.maximum(D2, 0.0, out=D2)  # rounding can make a tiny distance negative
+        D2 *= -params["gamma"]
+        return np.exp(D2, out=D2)
+    # binning: x is in feature k's cell when its cell id in grid k is the anchor's
+    ids = bin_indices(X, params["pitches"], params["shifts"])
+    return (ids == params["anchor_ids"]).astype(np.float64)
+
+
+# ------------------------------------------------------------------ the box-constrained fits
+
+def _box(n_coef, bound, fit_intercept):
+    """Lower and upper bounds of (α, b): ±``bound`` on α (±inf when None), b free."""
+    hi = np.full(n_coef + fit_intercept, np.inf if bound is None else bound)
+    if fit_intercept:
+        hi[-1] = np.inf
+    return -hi, hi
+
+
+def fit_squared(Phi, y, bound, sample_weight=None, fit_intercept=False):
+    r"""Box-constrained least squares, the exact minimiser.
+
+    .. math::
+
+        \min_{|\alpha_k| \le B} \sum_i s_i (y_i - \Phi_i \alpha - b)^2.
+
+    ``bound=None``: the unconstrained (minimum-norm) least squares of ``scipy.linalg.lstsq``,
+    which is also returned when it lies in the box (it is then the box's minimiser).
+    Otherwise, when n > K the problem is first reduced to K rows by a thin QR
+    (:math:`\|\Phi\alpha - y\|^2 = \|R\alpha - Q^\top y\|^2 + \text{const}`), then solved by
+    ``scipy.optimize.lsq_linear(method='bvls')``, the Stark-Parker active-set method, which
+    terminates at the exact minimiser (each iteration an unconstrained least squares on the
+    free variables). Cost O(nK²) for the QR plus the BVLS iterations on a K x K problem.
+
+    Returns
+    -------
+    coef : ndarray of shape (K + fit_intercept,)
+        α, then b when ``fit_intercept``.
+    n_iter : int
+        BVLS iterations (1 when the unconstrained solve is the answer). The three ``fit_*`` return both.
+    """
+    A = add_intercept_column(Phi) if fit_intercept else Phi
+    y = np.asarray(y, dtype=np.float64)
+    if sample_weight is not None:
+        root = np.sqrt(sample_weight)
+        A, y = A * root[:, None], y * root
+    free = scipy.linalg.lstsq(A, y, lapack_driver="gelsd")[0]
+    if bound is None or np.all(np.abs(free[:Phi.shape[1]]) <= bound):
+        return free, 1  # the unconstrained minimiser is in the box: it is the box's minimiser
+    if A.shape[0] > A.shape[1]:
+        Q, R = scipy.linalg.qr(A, mode="economic")
+        A, y = R, Q.T @ y
+    lo, hi = _box(Phi.shape[1], bound, fit_intercept)
+    result = scipy.optimize.lsq_linear(A, y, bounds=(lo, hi), method="bvls", tol=1e-12)
+    return result.x, max(1, result.nit)
+
+
+def fit_log(Phi, y, bound, sample_weight=None, fit_intercept=False, tol=1e-8, max_iter=1000):
+    r"""Box-constrained logistic regression by L-BFGS-B, labels y in {-1, +1}.
+
+    .. math::
+
+        \min_{|\alpha_k| \le B} \frac{1}{\sum_i s_i}\sum_i s_i
+        \log\big(1 + e^{-y_i(\Phi_i\alpha + b)}\big).
+
+    The loss is smooth and convex: L-BFGS-B (a projected quasi-Newton method that handles
+    bounds natively) converges to the constrained minimiser, and stops when the projected
+    gradient is below ``tol``. ``bound=None`` is the unconstrained fit (it has no minimiser
+    on separable data: the iterations then stop at ``max_iter`` with a ``ConvergenceWarning``).
+    Cost O(nK) per iteration.
+    """
+    A = add_intercept_column(Phi) if fit_intercept else Phi
+    s = np.ones(len(y)) if sample_weight is None else sample_weight
+    s = s / s.sum()
+
+    def risk_and_gradient(coef):
+        margins = y * (A @ coef)
+        return -s @ log_expit(margins), A.T @ (-s * y * expit(-margins))
+
+    lo, hi = _box(Phi.shape[1], bound, fit_intercept)
+    result = scipy.optimize.minimize(
+        risk_and_gradient, np.zeros(A.shape[1]), jac=True, method="L-BFGS-B",
+        bounds=scipy.optimize.Bounds(lo, hi),
+        options={"maxiter": max_iter, "gtol": tol, "ftol": 1e-15, "maxcor": 20})
+    if not result.success:
+        warnings.warn(f"L-BFGS-B did not converge ({result.message}); raise max_iter or tol.",
+                      ConvergenceWarning, stacklevel=3)
+    return result.x, result.nit
+
+
+def fit_hinge(Phi, y, bound, sample_weight=None, fit_intercept=False):
+    r"""Box-constrained hinge-loss minimisation as a linear program (HiGHS), labels in {-1, +1}.
+
+    .. math::
+
+        \min_{\alpha, b, \xi} \sum_i s_i \xi_i \quad\text{s.t.}\quad
+        \xi_i \ge 1 - y_i(\Phi_i\alpha + b),\; \xi_i \ge 0,\; |\alpha_k| \le B.
+
+    A linear program has an exact optimum at a vertex, which HiGHS' interior-point method
+    with crossover returns (on these LPs, with n dense rows of K entries, it was 8 times
+    faster than its dual simplex, and as fast as the dual LP with 2K rows). The cost grows
+    with nK and with n: about 10 s for n = 5000, K = 200 on a shared 2-core machine, so the
+    hinge is for lecture-sized problems; at a few 10⁴ x 10³ use ``loss='log'`` or the
+    regressor's squared loss. The hinge's minimiser need not be unique (an optimal vertex
+    is returned). ``bound=None``: the unconstrained LP (bounded below by 0).
+    """
+    A = add_intercept_column(Phi) if fit_intercept else Phi
+    n, p = A.shape
+    s = np.ones(n) if sample_weight is None else sample_weight
+    cost = np.concatenate([np.zeros(p), s / s.sum()])
+    constraints = sp.hstack([sp.csr_matrix(-y[:, None] * A), -sp.identity(n, format="csr")],
+                            format="csr")
+    lo, hi = _box(Phi.shape[1], bound, fit_intercept)
+    bounds = np.column_stack([np.concatenate([lo, np.zeros(n)]),
+                              np.concatenate([hi, np.full(n, np.inf)])])
+    result = scipy.optimize.linprog(cost, A_ub=constraints, b_ub=-np.ones(n), bounds=bounds,
+                                    method="highs-ipm")
+    if result.status != 0:  # pragma: no cover - HiGHS solves every bounded LP of this form
+        raise RuntimeError(f"HiGHS failed on the hinge LP: {result.message}")
+    return result.x[:p], result.nit
+
+
+# ------------------------------------------------------------------ the estimators
+
+class _BaseKitchenSinks(BaseEstimator):
+    """Parameters, the feature draw and the box shared by the classifier and the regressor."""
+
+    _parameter_constraints = {
+        "n_components": [Interval(Integral, 1, None, closed="left")],
+        "C": [Interval(Real, 0, None, closed="neither"), None],
+        "feature": [StrOptions(set(FEATURES)), tuple],
+        "gamma": [Interval(Real, 0, None, closed="neither"), None],
+        "fit_intercept": ["boolean"],
+        "tol": [Interval(Real, 0, None, closed="neither")],
+        "max_iter": [Interval(Integral, 1, None, closed="left")],
+        "random_state": ITERATIVE_CONSTRAINTS["random_state"],
+    }
+
+    def _check_pair(self):
+        pair = self.feature
+        if isinstance(pair, tuple) and not (len(pair) == 2 and all(map(callable, pair))):
+            raise ValueError(f"feature must be one of {FEATURES} or a pair (phi, sampler) of "
+                             f"callables, got a tuple of {len(pair)} items with types "
+                             f"{[type(f).__name__ for f in pair]}.")
+
+    def _draw(self, X):
+        """Draw the K feature parameters (the only randomness of the fit)."""
+        self._check_pair()
+        rng = check_random_state(self.random_state)
+        K = self.n_components
+        if isinstance(self.feature, tuple):
+            self.gamma_ = self.gamma
+            self.feature_params_ = self.feature[1](rng, X.shape[1], K)
+            return
+        self.gamma_ = 1.0 / X.shape[1] if self.gamma is None else float(self.gamma)
+        self.feature_params_ = draw_features(self.feature, X, K, self.gamma_, rng)
+
+    def transform_features(self, X):
+        r"""The random features :math:`\Phi_{ik} = \phi(x_i; w_k)` of X, shape (n, K)."""
+        check_is_fitted(self, "feature_params_")
+        X = validate_data(self, X, accept_sparse="csr", dtype=np.float64,
+                          reset=False)
+        return self._features(X)
+
+    def _features(self, X):
+        if not isinstance(self.feature, tuple):
+            return feature_matrix(self.feature, X, self.feature_params_)
+        Phi = np.asarray(self.feature[0](X, self.feature_params_), dtype=np.float64)
+        if Phi.shape != (X.shape[0], self.n_components):
+            raise ValueError(f"feature: phi(X, params) must return an array of shape "
+                             f"(n_samples, n_components) = {(X.shape[0], self.n_components)}, "
+                             f"got {Phi.shape}.")
+        if not np.all(np.abs(Phi) <= 1.0):  # also refuses NaN
+            raise ValueError("feature: phi must be bounded, |phi(x; w)| <= 1 (the box C/K and "
+                             "Rahimi and Recht's bound assume it); rescale phi.")
+        return Phi
+
+    def _fit_outputs(self, X, targets, sample_weight, loss):
+        """Draw the features and fit one α per column of ``targets`` under the box."""
+        self._draw(X)
+        Phi = self._features(X)
+        bound = None if self.C is None else self.C / self.n_components
+        fit = {"squared": fit_squared, "log": fit_log, "hinge": fit_hinge}[loss]
+        extra = {"tol": self.tol, "max_iter": self.max_iter} if loss == "log" else {}
+        fits = [fit(Phi, t, bound, sample_weight, self.fit_intercept, **extra) for t in targets]
+        coefs = np.array([coef for coef, _ in fits])
+        self.n_iter_ = np.array([n_iter for _, n_iter in fits])
+        if self.fit_intercept:
+            coefs, intercepts = coefs[:, :-1], coefs[:, -1]
+        else:
+            intercepts = np.zeros(len(coefs))
+        if bound is not None:  # solvers meet the box to rounding: clip what rounding left
+            np.clip(coefs, -bound, bound, out=coefs)
+        self.bound_ = bound
+        self.n_active_constraints_ = (0 if bound is None else
+                                      int(np.sum(np.abs(coefs) >= bound * (1 - 1e-6))))
+        return coefs, intercepts
+
+    def _scores(self, X):
+        check_is_fitted(self)
+        X = validate_data(self, X, accept_sparse="csr", dtype=np.float64, reset=False)
+        return self._features(X) @ self.coef_.T + self.intercept_
+
+    def _sample_weight(self, X, sample_weight):
+        return None if sample_weight is None else check_sample_weight(sample_weight, X)
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True
+        return tags
+
+
+_DOC_PARAMETERS = r"""
+    n_components : int >= 1, default=100
+        K, the number of random features (kitchen sinks).
+    C : float > 0 or None, default=10.0
+        The box: :math:`|\alpha_k| \le C/K`, so that :math:`\|f\|_\infty \le C` and f is a
+        K-term estimate of a member of :math:`\mathcal F_p`. ``None``: unconstrained.
+    feature : {'fourier', 'bump', 'sigmoid', 'binning'} or (phi, sampler), default='fourier'
+        The family (see :mod:`lsl_lib.kitchen_sinks`), or a pair of callables:
+        ``sampler(rng, n_features, K) -> params`` draws the parameters from a
+        ``numpy.random.Generator``, ``phi(X, params) -> (n_samples, K)`` evaluates them;
+        :math:`|\phi| \le 1` is required (checked on every X).
+    gamma : float > 0 or None, default=None
+        The scale of the family (see :func:`draw_features`); ``None`` is 1/d. Unused by a pair.
+    fit_intercept : bool, default=False
+        Add an unconstrained constant b to f. Rahimi and Recht's class has none (False).
+    tol : float > 0, default=1e-8
+        Projected-gradient tolerance of L-BFGS-B (``loss='log'``). Near separability the
+        logistic risk is flat in some directions: then 1e-12 pins the weights (and which of
+        them sit on the box) to a few digits, at two or three times the iterations.
+    max_iter : int >= 1, default=1000
+        Iterations of L-BFGS-B (``loss='log'``).
+    random_state : None, int or numpy.random.Generator, default=None
+        Seeds the draw of the features, the only randomness."""
+
+_DOC_ATTRIBUTES = r"""
+    feature_params_ : dict or object
+        The drawn :math:`w_1, \dots, w_K` (:func:`draw_features`; what ``sampler`` returned
+        for a pair).
+    gamma_ : float or None
+        The scale used.
+    bound_ : float or None
+        C/K, the box (None when unconstrained).
+    n_iter_ : ndarray of shape (n_outputs,)
+        The solver's iterations per output (BVLS, L-BFGS-B or HiGHS; 1 for an
+        unconstrained least squares).
+    n_active_constraints_ : int
+        How many :math:`\alpha_k` sit on the box, :math:`|\alpha_k| = C/K` (to a relative
+        1e-6), over all outputs.
+    n_features_in_ : int"""
+
+_DOC_SOLVERS = r"""
+    Solvers (each returns the exact constrained minimiser, to solver tolerance, because the
+    problem is convex and small in K): squared loss by box-constrained least squares
+    (:func:`fit_squared`: a thin QR, then BVLS, an active-set method that terminates at the
+    exact solution); log loss by L-BFGS-B (:func:`fit_log`, bounds handled natively, O(nK)
+    per iteration); hinge loss by a linear program solved by HiGHS (:func:`fit_hinge`, an
+    exact vertex). Squared and log losses scale to n of a few 10⁴ and K of 10³ (seconds);
+    the hinge LP to a few thousand examples and a few hundred features (about 10 s at
+    5000 x 200). There is no iteration loop of ours to compile:
+    the cost is in BLAS and in scipy's solvers, so there is no numba path."""
+
+
+class RandomKitchenSinksClassifier(ClassifierMixin, _BaseKitchenSinks):
+    __doc__ = r"""Weighted sum of random kitchen sinks, a classifier (Rahimi and Recht 2008).
+
+    .. math::
+
+        f(x) = \sum_{k=1}^K \alpha_k \phi(x; w_k) \;(+\, b), \qquad
+        w_k \overset{\text{iid}}{\sim} p, \qquad
+        \hat\alpha = \operatorname*{arg\,min}_{\|\alpha\|_\infty \le C/K}
+        \frac{1}{n}\sum_i c\big(y_i f(x_i)\big),
+
+    with the hinge :math:`c(z) = \max(0, 1 - z)` or the logistic loss
+    :math:`c(z) = \log(1 + e^{-z})`, both 1-Lipschitz as Theorem 1 asks. More than two
+    classes: one-vs-rest, one α per class on the same features, predicting the class of
+    largest score.
+
+    Parameters
+    ----------""" + _DOC_PARAMETERS + r"""
+    loss : {'hinge', 'log'}, default='hinge'
+        The hinge, as in the paper's experiments (its LP is solved exactly); 'log' adds
+        :meth:`predict_proba`.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+    coef_ : ndarray of shape (1, K) for two classes, else (n_classes, K)
+        α, one row per one-vs-rest problem.
+    intercept_ : ndarray of shape (1,) or (n_classes,)
+        b (zeros when ``fit_intercept=False``).""" + _DOC_ATTRIBUTES + r"""
+
+    See Also
+    --------
+    RandomKitchenSinksRegressor
+    lsl_lib.random_features.RandomFourierFeatures : the ``fourier`` features of a kernel.
+    lsl_lib.theory.kitchen_sinks_bound : the excess-risk bound of Theorem 1.
+
+    Notes
+    -----""" + _DOC_SOLVERS + r"""
+
+    References
+    ----------
+    Rahimi, Recht. Weighted sums of random kitchen sinks: replacing minimization with
+    randomization in learning. NIPS 2008.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import make_moons
+    >>> from lsl_lib.kitchen_sinks import RandomKitchenSinksClassifier
+    >>> X, y = make_moons(200, noise=0.1, random_state=0)
+    >>> clf = RandomKitchenSinksClassifier(n_components=100, C=50, gamma=2.0,
+    ...                                    random_state=0).fit(X, y)
+    >>> bool(abs(clf.coef_).max() <= 50 / 100), clf.score(X, y) > 0.95
+    (True, True)
+    """
+
+    _parameter_constraints = {**_BaseKitchenSinks._parameter_constraints,
+                              "loss": [StrOptions(set(CLASSIFIER_LOSSES))]}
+
+    def __init__(self, n_components=100, C=10.0, feature="fourier", gamma=None, loss="hinge",
+                 fit_intercept=False, tol=1e-8, max_iter=1000, random_state=None):
+        self.n_components = n_components
+        self.C = C
+        self.feature = feature
+        self.gamma = gamma
+        self.loss = loss
+        self.fit_intercept = fit_intercept
+        self.tol = tol
+        self.max_iter = max_iter
+        self.random_state = random_state
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y, sample_weight=None):
+        """Draw the K features and fit α under the box, one-vs-rest beyond two classes.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            CSR is accepted (the built-in families read X through products, or row by row).
+        y : array-like of shape (n_samples,)
+        sample_weight : array-like of shape (n_samples,), default=None
+            Non-negative weights :math:`s_i`: the risk :math:`\\sum_i s_i c_i / \\sum_i s_i`.
+        """
+        X, y = validate_data(self, X, y, accept_sparse="csr", dtype=np.float64)
+        check_classification_targets(y)
+        self.classes_ = np.unique(y)
+        check_n_classes(self.classes_, self.loss, ())
+        sample_weight = self._sample_weight(X, sample_weight)
+        if len(self.classes_) == 2:
+            targets = [signed_binary_labels(y, self.classes_)]
+        else:
+            targets = [np.where(y == c, 1.0, -1.0) for c in self.classes_]
+        self.coef_, self.intercept_ = self._fit_outputs(X, targets, sample_weight, self.loss)
+        return self
+
+    def decision_function(self, X):
+        """Scores f(x): shape (n,) for two classes (that of ``classes_[1]``), else (n, n_classes)."""
+        s = self._scores(X)
+        return s[:, 0] if s.shape[1] == 1 else s
+
+    def predict(self, X):
+        s = self.decision_function(X)
+        if s.ndim == 1:
+            return self.classes_[(s > 0).astype(int)]
+        return self.classes_[np.argmax(s, axis=1)]
+
+    def _has_proba(self):
+        return self.loss == "log"
+
+    @available_if(_has_proba)
+    def predict_proba(self, X):
+        """:math:`\\sigma(f(x))` for two classes; one-vs-rest probabilities normalised to sum
+        to 1 otherwise (as scikit-learn's one-vs-rest logistic regression)."""
+        s = self.decision_function(X)
+        if s.ndim == 1:
+            p = expit(s)
+            return np.column_stack([1.0 - p, p])
+        p = expit(s)
+        return p / p.sum(axis=1, keepdims=True)
+
+    @available_if(_has_proba)
+    def predict_log_proba(self, X):
+        return np.log(self.predict_proba(X))
+
+
+class RandomKitchenSinksRegressor(RegressorMixin, _BaseKitchenSinks):
+    __doc__ = r"""Weighted sum of random kitchen sinks, a regressor (Rahimi and Recht 2008).
+
+    .. math::
+
+        f(x) = \sum_{k=1}^K \alpha_k \phi(x; w_k) \;(+\, b), \qquad
+        \hat\alpha = \operatorname*{arg\,min}_{\|\alpha\|_\infty \le C/K}
+        \frac1n\sum_i \big(y_i - f(x_i)\big)^2.
+
+    The squared loss is Lipschitz on the bounded range that the theorem works on: with
+    :math:`|y| \le Y` and :math:`|f| \le C`, :math:`L = 2(Y + C)`.
+
+    Parameters
+    ----------""" + _DOC_PARAMETERS + r"""
+    loss : {'squared'}, default='squared'
+
+    Attributes
+    ----------
+    coef_ : ndarray of shape (K,)
+        α.
+    intercept_ : float
+        b (0 when ``fit_intercept=False``).""" + _DOC_ATTRIBUTES + r"""
+
+    See Also
+    --------
+    RandomKitchenSinksClassifier
+    lsl_lib.theory.kitchen_sinks_bound : the excess-risk bound of Theorem 1.
+
+    Notes
+    -----""" + _DOC_SOLVERS + r"""
+
+    References
+    ----------
+    Rahimi, Recht. Weighted sums of random kitchen sinks: replacing minimization with
+    randomization in learning. NIPS 2008.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from lsl_lib.kitchen_sinks import RandomKitchenSinksRegressor
+    >>> X = np.linspace(-3, 3, 200)[:, None]
+    >>> reg = RandomKitchenSinksRegressor(n_components=50, C=20, feature="bump",
+    ...                                   gamma=2.0, random_state=0).fit(X, np.sin(X[:, 0]))
+    >>> reg.score(X, np.sin(X[:, 0])) > 0.99, bool(abs(reg.coef_).max() <= 20 / 50)
+    (True, True)
+    """
+
+    _parameter_constraints = {**_BaseKitchenSinks._parameter_constraints,
+                              "loss": [StrOptions(set(REGRESSOR_LOSSES))]}
+
+    def __init__(self, n_components=100, C=10.0, feature="fourier", gamma=None, loss="squared",
+                 fit_intercept=False, tol=1e-8, max_iter=1000, random_state=None):
+        self.n_components = n_components
+        self.C = C
+        self.feature = feature
+        self.gamma = gamma
+        self.loss = loss
+        self.fit_intercept = fit_intercept
+        self.tol = tol
+        self.max_iter = max_iter
+        self.random_state = random_state
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y, sample_weight=None):
+        """Draw the K features and fit α by box-constrained least squares.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            CSR is accepted.
+        y : array-like of shape (n_samples,)
+        sample_weight : array-like of shape (n_samples,), default=None
+            Non-negative weights :math:`s_i` of the squared errors.
+        """
+        X, y = validate_data(self, X, y, accept_sparse="csr", dtype=np.float64,
+                             y_numeric=True)
+        sample_weight = self._sample_weight(X, sample_weight)
+        coef, intercept = self._fit_outputs(X, [y], sample_weight, self.loss)
+        self.coef_, self.intercept_ = coef[0], float(intercept[0])
+        return self
+
+    def predict(self, X):
+        return self._scores(X)
