@@ -6,12 +6,12 @@ and the compiled path against the numpy reference.
   speed rows run, on generated data.
 - Accuracy at equal features: DSG with T steps of B features (D = T B, mini-batches of
   |b| = 64, nu = 1/(C n) with C = 10 -- the SVM's scale --, theta = 1, theta' = 0.01: one
-  of the settings measured in the README section, none of which beats the majority class) against RFF with the same D
-  ('cos' map, the same kernel width) + LinearSVC (liblinear, converged, C = 1) and +
-  Pegasos (lsl, the same number of examples as DSG saw, averaged, lam = nu), and against
-  kernel Pegasos (the exact kernel, the same number of examples, lam = nu): what the same
-  functional SGD reaches without the random features. Target of the issue: DSG within 1
-  point of RFF + the linear solver. Memory: the model's bytes (DSG: alpha and one seed;
+  of the settings measured in the README section, none of which beats the majority
+  class) against RFF with the same D ('cos' map, the same kernel width) + LinearSVC
+  (liblinear, converged, C = 1) and + Pegasos (lsl, the same number of examples as DSG
+  saw, averaged, lam = nu), and against kernel Pegasos (the exact kernel, the same
+  number of examples, lam = nu): what the same functional SGD reaches without the random
+  features. Target of the issue: DSG within 1 point of RFF + the linear solver. Memory: the model's bytes (DSG: alpha and one seed;
   RFF: frequencies, phases, weights) and the peak of the fit traced by ``tracemalloc``
   (RFF + a solver holds the n x D feature matrix).
 - Speed: the numba path against the numpy reference on the same seed and mini-batches
@@ -102,7 +102,8 @@ def accuracy_rows(T, B):
     note = (f"ijcnn1, n={X.shape[0]}, D = T B = {T} x {B} = {D}, |b| = {BATCH}, "
             f"gamma={gamma:.3g}, nu={nu:.3g}, theta={THETA}, theta'={THETA_PRIME}; "
             f"test accuracy DSG {dsg_acc:.4f} ({dsg_s:.1f} s, model "
-            f"{model_nbytes(dsg) / 2**10:.0f} KiB, peak {dsg_peak:.0f} MiB), RFF + LinearSVC {svc_acc:.4f} ({svc_s:.1f} s, model "
+            f"{model_nbytes(dsg) / 2**10:.0f} KiB, peak {dsg_peak:.0f} MiB), "
+            f"RFF + LinearSVC {svc_acc:.4f} ({svc_s:.1f} s, model "
             f"{_rff_model_bytes(rff, svc.coef_) / 2**10:.0f} KiB, peak {svc_peak:.0f} MiB), "
             f"RFF + Pegasos on the same {T * BATCH} examples {peg_acc:.4f} ({peg_s:.1f} s, peak "
             f"{peg_peak:.0f} MiB), kernel Pegasos (exact kernel) on the same examples "
