@@ -11,9 +11,10 @@ and the compiled path against the numpy reference.
   (liblinear, converged, C = 1) and + Pegasos (lsl, the same number of examples as DSG
   saw, averaged, lam = nu), and against kernel Pegasos (the exact kernel, the same
   number of examples, lam = nu): what the same functional SGD reaches without the random
-  features. Target of the issue: DSG within 1 point of RFF + the linear solver. Memory: the model's bytes (DSG: alpha and one seed;
-  RFF: frequencies, phases, weights) and the peak of the fit traced by ``tracemalloc``
-  (RFF + a solver holds the n x D feature matrix).
+  features. Target of the issue: DSG within 1 point of RFF + the linear solver.
+  Memory: the model's bytes (DSG: alpha and one seed; RFF: frequencies, phases, weights)
+  and the peak of the fit traced by ``tracemalloc`` (RFF + a solver holds the n x D
+  feature matrix).
 - Speed: the numba path against the numpy reference on the same seed and mini-batches
   (identical models), target 10x. Both paths spend most of their time in transcendental
   functions: per step i, (i - 1) + 1 blocks regenerate d B / 2 Box-Muller pairs (log,
