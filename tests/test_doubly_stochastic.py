@@ -7,7 +7,6 @@ import pytest
 import scipy.sparse as sp
 from scipy import stats
 from sklearn.linear_model import LogisticRegression
-from sklearn.svm import LinearSVC
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from lsl_lib._core.random import check_random_state
@@ -261,16 +260,21 @@ def test_learns_circles_near_rff_with_the_same_features():
 
 
 def test_multiclass_digits_and_probabilities():
-    """One-vs-rest on shared features after 5 epochs, against RFF + LinearSVC (one-vs-rest
-    too) solved to convergence on the same D = T B = 3200 features: within 4 points (seeds
-    0-3 give 3.0-3.7 points: every feature of DSG sees one mini-batch, RFF's see them all;
-    the lecture shows the gap closing with T)."""
+    """One-vs-rest on shared features: the test error falls as the steps T (and with them
+    the features D = T B) grow. Step i adds a block fitted to one mini-batch and shrinks
+    the earlier ones; with steps decaying like 1/i, f_T converges to the regularised risk
+    minimiser (Dai et al. 2014: O(1/T) in expectation). Read on the test set every 10
+    steps of one run, the errors at T = 10, 20, 50, 200 decrease and the last is below
+    half of the one at T = 20. Measured over seeds 0-4: 0.198-0.254, 0.137-0.165,
+    0.067-0.091, 0.041-0.048 (ratio T = 200 / T = 20 at most 0.34), so neither assertion
+    rests on one run's luck."""
     X, X_test, y, y_test = load_digits(test_size=0.3)
-    clf = DoublyStochasticClassifier(n_iter=200, random_state=0).fit(X, y)
-    rff = RandomFourierFeatures(n_components=3200, variant="cos", gamma=clf.gamma_,
-                                random_state=0)
-    ref = LinearSVC().fit(rff.fit_transform(X), y).score(rff.transform(X_test), y_test)
-    assert clf.score(X_test, y_test) > ref - 0.04
+    clf = DoublyStochasticClassifier(n_iter=200, record_every=10, random_state=0).fit(
+        X, y, eval_set=(X_test, y_test))
+    error = dict(zip(clf.history_["iteration"], clf.history_["test_error"]))
+    assert error[10] > error[20] > error[50] > error[200]
+    assert error[200] < 0.5 * error[20]
+    assert error[200] == pytest.approx(1.0 - clf.score(X_test, y_test))
     assert not hasattr(clf, "predict_proba")
     clf = DoublyStochasticClassifier(loss="log", n_iter=20, random_state=0).fit(X, y)
     P = clf.predict_proba(X_test)
