@@ -6,11 +6,10 @@ maximiser of the supremum; the RKHS norm against explicit feature maps and a fit
 ridge model; Hoeffding's and McDiarmid's tails against exact binomial tails and simulated
 frequencies of bounded variables and of functions of bounded differences."""
 import itertools
+
 import numpy as np
 import pytest
 from numpy.testing import assert_allclose
-
-from scipy.special import gammaln
 from scipy.stats import binom
 
 from lsl_lib.kernels import KernelRidge, PolynomialFeatureMap, kernel_matrix
