@@ -54,12 +54,12 @@ def _as_float_array(name, value):
 
 
 def _check_positive(name, value, upper=None):
-    value = _as_float_array(name, value)
-    if not np.all(np.isfinite(value)) or np.any(value <= 0) or (
-            upper is not None and np.any(value >= upper)):
-        interval = f"(0, {upper})" if upper is not None else "> 0"
+    array = _as_float_array(name, value)
+    if not np.all(np.isfinite(array)) or np.any(array <= 0) or (
+            upper is not None and np.any(array >= upper)):
+        interval = f"in (0, {upper})" if upper is not None else "> 0"
         raise ValueError(f"{name} must be finite and {interval}, got {name}={value!r}.")
-    return value
+    return array
 
 
 def kitchen_sinks_approximation_error(n_components, C, delta):
@@ -221,21 +221,21 @@ def kitchen_sinks_bound(n_samples, n_components, C, lipschitz, delta, loss_at_ze
 # --- validation shared by the Rademacher and concentration bounds -----------------------------
 
 def _check_nonnegative(name, value):
-    value = _as_float_array(name, value)
-    if not np.all(np.isfinite(value)) or np.any(value < 0):
+    array = _as_float_array(name, value)
+    if not np.all(np.isfinite(array)) or np.any(array < 0):
         raise ValueError(f"{name} must be finite and >= 0, got {name}={value!r}.")
-    return value
+    return array
 
 
 def _check_count(name, value):
     """An int (or array of ints) >= 1; float values that are whole numbers are accepted."""
     if isinstance(value, (bool, np.bool_)):
         raise TypeError(f"{name} must be an integer >= 1, got {value!r}.")
-    value = _as_float_array(name, value)
-    if (not np.all(np.isfinite(value)) or np.any(value < 1)
-            or np.any(value != np.round(value))):
+    array = _as_float_array(name, value)
+    if (not np.all(np.isfinite(array)) or np.any(array < 1)
+            or np.any(array != np.round(array))):
         raise ValueError(f"{name} must be an integer >= 1, got {name}={value!r}.")
-    return value
+    return array
 
 
 def _check_gram(K, name="K"):
