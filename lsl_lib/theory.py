@@ -261,13 +261,17 @@ def _check_gram(K, name="K"):
         raise ValueError(f"{name} must be a square Gram matrix, got shape {K.shape}.")
     diag = np.diag(K)
     scale = np.max(np.abs(diag))
-    if np.max(np.abs(K - K.T)) > rtol * scale:
-        raise ValueError(f"{name} must be symmetric: max |K - K^T| = "
-                         f"{np.max(np.abs(K - K.T)):.3g} > {rtol:.0e} * max |K_ii|.")
-    trace = np.sum(diag)
-    if np.any(diag < -rtol * scale) or (trace <= 0 and np.any(K)):
+    asymmetry = np.max(np.abs(K - K.T))
+    if asymmetry > rtol * scale:
+        raise ValueError(f"{name} must be symmetric: max |K - K^T| = {asymmetry:.3g} > "
+                         f"{rtol:.0e} * max |K_ii|.")
+    if np.any(diag < -rtol * scale):
         raise ValueError(f"{name} must be positive semi-definite (a Gram matrix "
-                         "k(x_i, x_j)); it has a negative diagonal entry.")
+                         "k(x_i, x_j)): it has a negative diagonal entry.")
+    trace = np.sum(diag)
+    if trace <= 0 and np.any(K):
+        raise ValueError(f"{name} must be positive semi-definite (a Gram matrix "
+                         "k(x_i, x_j)): its diagonal is zero but not its other entries.")
     if trace > 0:
         try:
             scipy.linalg.cholesky(K + rtol * trace * np.eye(n), lower=True, check_finite=False)
