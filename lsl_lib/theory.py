@@ -303,15 +303,21 @@ def kernel_rademacher_bound(K, c):
     \sum_i \sigma_i k(x_i, \cdot)\rangle`, and Cauchy-Schwarz turns the supremum into
     :math:`c\,\|\sum_i \sigma_i k(x_i, \cdot)\| = c\sqrt{\sigma^\top K\sigma}`. Jensen's
     inequality for the concave square root and :math:`\mathbb E\,\sigma_i\sigma_j =
-    \delta_{ij}` give the bound. The Khintchine-Kahane inequality with its optimal constant
-    (Latała and Oleszkiewicz 1994) bounds the same expectation from below:
+    \delta_{ij}` give the bound. The Khintchine-Kahane inequality
+    :math:`\mathbb E\|\sum_i \sigma_i v_i\| \ge \frac1{\sqrt2}
+    (\mathbb E\|\sum_i \sigma_i v_i\|^2)^{1/2}`, with its optimal constant (Szarek 1976
+    for scalars, Latała and Oleszkiewicz 1994 in any normed space; attained by
+    :math:`\sigma_1 + \sigma_2`), applied to :math:`v_i = k(x_i, \cdot)`, bounds the same
+    expectation from below:
     :math:`\hat{\mathfrak R}_S(F_c) \ge \frac{c}{n\sqrt2}\sqrt{\operatorname{tr} K}`, so the
     bound is tight within :math:`\sqrt 2`. For a bounded kernel, :math:`k(x, x) \le B^2`,
     it is at most :math:`cB/\sqrt n`.
 
     Assumptions: k is a positive semi-definite kernel (K is a Gram matrix), the sample is
-    fixed (this is the *empirical* complexity; its expectation over the sample bounds the
-    distribution's), and :math:`\sigma_i` are independent uniform signs.
+    fixed (this is the *empirical* complexity; its expectation over i.i.d. samples is the
+    Rademacher complexity :math:`\mathfrak R_n(F_c)` of the generalisation bounds, at most
+    :math:`\frac cn\sqrt{n\,\mathbb E\,k(x, x)}` by Jensen again), and :math:`\sigma_i`
+    are independent uniform signs.
 
     Parameters
     ----------
@@ -337,6 +343,8 @@ def kernel_rademacher_bound(K, c):
 
     Shalev-Shwartz, Ben-David. Understanding Machine Learning, 2014, Lemma 26.10 (the
     linear kernel).
+
+    Szarek. On the best constants in the Khinchin inequality. Studia Math. 58, 1976.
 
     Latała, Oleszkiewicz. On the best constant in the Khinchin-Kahane inequality. Studia
     Math. 109, 1994.
