@@ -104,7 +104,8 @@ def kitchen_sinks_approximation_error(n_components, C, delta):
 def kitchen_sinks_estimation_error(n_samples, C, lipschitz, delta, loss_at_zero=1.0):
     r"""The estimation lemma: the largest gap between risk and empirical risk over the box.
 
-    The estimation step of the proof of Rahimi and Recht's (2008) Theorem 1: for fixed :math:`w_1, \dots, w_K` and the class
+    The estimation step of the proof of Rahimi and Recht's (2008) Theorem 1: for fixed
+    :math:`w_1, \dots, w_K` and the class
     :math:`\hat{\mathcal F}_w = \{\sum_k \alpha_k\phi(\cdot; w_k) : |\alpha_k| \le C/K\}`,
     an L-Lipschitz loss :math:`c(y f(x))` and n i.i.d. examples, with probability at least
     :math:`1 - \delta`, for every :math:`f \in \hat{\mathcal F}_w`,
@@ -117,7 +118,11 @@ def kitchen_sinks_estimation_error(n_samples, C, lipschitz, delta, loss_at_zero=
     The Rademacher complexity of :math:`\hat{\mathcal F}_w` is at most :math:`2C/\sqrt n`
     (the box is an :math:`\ell_\infty` ball of radius C/K and :math:`|\phi| \le 1`); the
     contraction lemma multiplies it by 2L, the centring of the loss adds the
-    :math:`|c(0)|` term, McDiarmid's inequality the last one.
+    :math:`|c(0)|` term, McDiarmid's inequality the last one. That last term is the one of
+    the lemma as Rahimi and Recht state it, with bounded differences LC/n; on
+    :math:`|f| \le C` the loss's values span up to 2LC, and bounded differences of 2LC/n
+    double it, to :math:`LC\sqrt{2\log(1/\delta)}/\sqrt n`: a constant of the lower-order
+    term, not the rate (the worked solution of homework 2, question 2, discusses it).
 
     Parameters
     ----------
