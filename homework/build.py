@@ -29,12 +29,12 @@ is missing, and prints the score of each autograded question and the total. Writ
 (questions with ``manual: true``) are graded by a person and are not in that total.
 """
 import argparse
+import contextlib
 import hashlib
-import json
+import io
 import shutil
-import subprocess
-import sys
 import tempfile
+import warnings
 from pathlib import Path
 
 import nbformat
@@ -71,16 +71,17 @@ def assign(name, result, run_tests=True):
     """Run ``otter assign`` on the master ``name`` into the directory ``result``.
 
     ``result`` receives otter's ``student/`` and ``autograder/`` folders, the student
-    notebook with deterministic cell ids. Raises ``RuntimeError`` with otter's output if it fails.
+    notebook with deterministic cell ids. Raises ``RuntimeError`` with otter's output if it
+    fails, for instance when a solution fails its own tests.
     """
+    from otter.assign import main as otter_assign
+
     result = Path(result).resolve()
-    command = [sys.executable, "-m", "otter", "assign", "--no-pdfs"]
-    if not run_tests:
-        command.append("--no-run-tests")
-    done = subprocess.run(command + [str(_master(name)), str(result)],
-                          capture_output=True, text=True)
-    if done.returncode != 0:  # a solution that fails its own tests is one way
-        raise RuntimeError(f"otter assign failed on {name}:\n{done.stdout}\n{done.stderr}")
+    with contextlib.redirect_stdout(io.StringIO()) as log:
+        try:
+            otter_assign(str(_master(name)), str(result), no_pdfs=True, no_run_tests=not run_tests)
+        except Exception as error:
+            raise RuntimeError(f"otter assign failed on {name}: {error}\n{log.getvalue()}") from error
     normalise_ids(result / "student" / f"{name}.ipynb")
     return result
 
@@ -108,29 +109,25 @@ def autograder_zip(name):
 
 
 def grade(name, submission, autograder=None):
-    """Grade the notebook ``submission`` with otter's autograder of ``name``.
+    """Grade the notebook ``submission`` with otter's autograder of ``name`` (``otter run``).
 
     Returns ``{question: (score, possible)}`` over the autograded questions. The submission
     runs in a fresh kernel of this environment; a cell that raises does not stop the run
     (its question scores what its tests give, usually 0).
     """
+    from otter.run import main as otter_run
+
     autograder = Path(autograder) if autograder is not None else autograder_zip(name)
-    with tempfile.TemporaryDirectory() as out:
-        done = subprocess.run([sys.executable, "-m", "otter", "run", "--no-logo",
-                               "-a", str(autograder), "-o", out, str(Path(submission).resolve())],
-                              capture_output=True, text=True)
-        results = Path(out) / "results.json"
-        if done.returncode != 0 or not results.is_file():
-            raise RuntimeError(f"otter run failed on {submission}:\n{done.stdout}\n{done.stderr}")
-        tests = json.loads(results.read_text())["tests"]
-    scores = {}
-    for test in tests:
-        if "score" not in test:  # otter's "Public Tests" summary entry
-            continue
-        question = test["name"].split(" - ")[0]
-        score, possible = scores.get(question, (0.0, 0.0))
-        scores[question] = (score + test["score"], possible + test["max_score"])
-    return scores
+    with contextlib.redirect_stdout(io.StringIO()) as log, warnings.catch_warnings():
+        # otter 7.0's summary table calls DataFrame.drop(inplace=True), deprecated in pandas 3.1
+        warnings.filterwarnings("ignore", message="The inplace keyword in DataFrame.drop")
+        results = otter_run(str(Path(submission).resolve()), autograder=str(autograder),
+                            output_dir=None, no_logo=True)
+    if results.catastrophic_error is not None:
+        raise RuntimeError(f"otter run could not grade {submission}: "
+                           f"{results.catastrophic_error}\n{log.getvalue()}")
+    return {question: (float(test.score), float(test.possible))
+            for question, test in sorted(results.results.items())}
 
 
 def main(argv=None):
