@@ -67,6 +67,15 @@ def normalise_ids(path):
     nbformat.write(nb, path)
 
 
+@contextlib.contextmanager
+def _quiet_otter():
+    """Capture what otter prints (returned, for error messages) and silence its deprecation."""
+    with contextlib.redirect_stdout(io.StringIO()) as log, warnings.catch_warnings():
+        # otter 7.0's summary table calls DataFrame.drop(inplace=True), deprecated in pandas 3.1
+        warnings.filterwarnings("ignore", message="The inplace keyword in DataFrame.drop")
+        yield log
+
+
 def assign(name, result, run_tests=True):
     """Run ``otter assign`` on the master ``name`` into the directory ``result``.
 
@@ -77,11 +86,12 @@ def assign(name, result, run_tests=True):
     from otter.assign import main as otter_assign
 
     result = Path(result).resolve()
-    with contextlib.redirect_stdout(io.StringIO()) as log:
+    with _quiet_otter() as log:
         try:
             otter_assign(str(_master(name)), str(result), no_pdfs=True, no_run_tests=not run_tests)
         except Exception as error:
-            raise RuntimeError(f"otter assign failed on {name}: {error}\n{log.getvalue()}") from error
+            raise RuntimeError(f"otter assign failed on {name}: {error}\n"
+                               f"{log.getvalue()}") from error
     normalise_ids(result / "student" / f"{name}.ipynb")
     return result
 
@@ -118,9 +128,7 @@ def grade(name, submission, autograder=None):
     from otter.run import main as otter_run
 
     autograder = Path(autograder) if autograder is not None else autograder_zip(name)
-    with contextlib.redirect_stdout(io.StringIO()) as log, warnings.catch_warnings():
-        # otter 7.0's summary table calls DataFrame.drop(inplace=True), deprecated in pandas 3.1
-        warnings.filterwarnings("ignore", message="The inplace keyword in DataFrame.drop")
+    with _quiet_otter() as log:
         results = otter_run(str(Path(submission).resolve()), autograder=str(autograder),
                             output_dir=None, no_logo=True)
     if results.catastrophic_error is not None:

@@ -9,6 +9,9 @@ as soon as it is added), ``otter assign`` is run once into a temporary folder, a
   marks on every autograded question;
 * the committed student notebook, unanswered, grades to zero on every question, without a crash.
 
+Then build.py itself, on a one-question master: it refuses a master whose solution fails its
+tests, generates the same files twice, and its grade command prints each question's score.
+
 The masters themselves run under nbval (``homework/masters`` is in pytest's testpaths), which
 also runs their test cells against their solutions.
 """
@@ -106,3 +109,55 @@ def test_unanswered_student_version_scores_zero(generated):
     assert set(scores) == autograded
     for question, (score, possible) in scores.items():
         assert possible > 0 and score == 0, (question, score, possible)
+
+
+def _tiny_master(folder, answer):
+    """A one-question master whose solution sets x = answer; its test asks x == 2."""
+    from nbformat.v4 import new_code_cell, new_notebook, new_raw_cell
+
+    cells = [new_raw_cell("# ASSIGNMENT CONFIG\nname: tiny\nexport_cell: false\n"
+                          "generate:\n  pdf: false\ntests:\n  files: false"),
+             new_raw_cell("# BEGIN QUESTION\nname: q1\npoints: 1"),
+             new_raw_cell("# BEGIN SOLUTION"),
+             new_code_cell(f"x = {answer}  # SOLUTION"),
+             new_raw_cell("# END SOLUTION"),
+             new_raw_cell("# BEGIN TESTS"),
+             new_code_cell("assert x == 2"),
+             new_raw_cell("# END TESTS"),
+             new_raw_cell("# END QUESTION")]
+    nb = new_notebook(cells=cells)
+    nb.metadata["kernelspec"] = {"display_name": "Python 3", "language": "python",
+                                 "name": "python3"}
+    folder.mkdir(parents=True, exist_ok=True)
+    nbformat.write(nb, folder / "tiny.ipynb")
+
+
+def test_assign_refuses_a_master_whose_solution_fails_its_tests(tmp_path, monkeypatch):
+    monkeypatch.setattr(build, "MASTERS", tmp_path / "masters")
+    _tiny_master(tmp_path / "masters", answer=3)
+    failed = "otter assign failed on tiny: Some autograder tests failed"
+    with pytest.raises(RuntimeError, match=failed):
+        build.assign("tiny", tmp_path / "result", run_tests=True)
+
+
+def test_generation_is_deterministic(tmp_path, monkeypatch):
+    monkeypatch.setattr(build, "MASTERS", tmp_path / "masters")
+    _tiny_master(tmp_path / "masters", answer=2)
+    first = build.assign("tiny", tmp_path / "first", run_tests=False) / "student" / "tiny.ipynb"
+    second = build.assign("tiny", tmp_path / "second", run_tests=False) / "student" / "tiny.ipynb"
+    assert first.read_bytes() == second.read_bytes()
+    student = nbformat.read(first, as_version=4)
+    assert any(cell.source == "x = ..." for cell in student.cells)
+
+
+def test_grade_command_prints_each_question_and_the_total(monkeypatch, capsys):
+    scores = {"q2": (2.0, 2.0), "q3": (1.5, 3.0)}
+    monkeypatch.setattr(build, "grade", lambda name, submission: scores)
+    build.main(["grade", "hw1_rademacher", "submission.ipynb"])
+    assert capsys.readouterr().out.splitlines() == [
+        "q2: 2 / 2", "q3: 1.5 / 3", "total (autograded questions): 3.5 / 5"]
+
+
+def test_unknown_assignment_is_refused_with_the_list_of_masters():
+    with pytest.raises(SystemExit, match="no master .*hw1_rademacher"):
+        build.main(["grade", "hw9_nothing", "submission.ipynb"])
