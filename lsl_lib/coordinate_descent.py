@@ -82,6 +82,7 @@ from threadpoolctl import ThreadpoolController
 from lsl_lib._core.backend import compiled_arrays, jit, resolve_backend
 from lsl_lib._core.random import check_random_state
 from lsl_lib._core.sampling import SCHEMES
+from lsl_lib._core.scores import labels_from_scores
 from lsl_lib._core.trace import Trace, chunk_bounds
 from lsl_lib._core.validation import (ITERATIVE_CONSTRAINTS, check_n_classes, check_sample_weight,
                                       signed_binary_labels)
@@ -604,8 +605,7 @@ class DualCDClassifier(ClassifierMixin, BaseEstimator):
         return np.asarray(X @ self.coef_[0]).ravel() + self.intercept_[0]
 
     def predict(self, X):
-        scores = self.decision_function(X)
-        return self.classes_[(scores > 0).astype(int)]
+        return labels_from_scores(self.decision_function(X), self.classes_)
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

@@ -62,7 +62,6 @@ import math
 from numbers import Integral, Real
 
 import numpy as np
-from scipy.special import expit
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, _fit_context
 from sklearn.preprocessing import LabelBinarizer
 from sklearn.utils._param_validation import Interval, StrOptions
@@ -73,6 +72,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from lsl_lib._core.backend import compiled_arrays, jit, resolve_backend
 from lsl_lib._core.random import SPLITMIX_GOLDEN, check_random_state, splitmix64
 from lsl_lib._core.sampling import sample_indices
+from lsl_lib._core.scores import labels_from_scores, one_vs_rest_probabilities
 from lsl_lib._core.trace import Trace, chunk_bounds
 from lsl_lib._core.validation import ITERATIVE_CONSTRAINTS, check_batch_size, check_n_classes
 from lsl_lib.kernels import (GAUSSIAN, KERNELS, LAPLACIAN, _LEARNER_KERNEL_CONSTRAINTS,
@@ -827,10 +827,7 @@ class DoublyStochasticClassifier(ClassifierMixin, _BaseDoublyStochastic):
         return s[:, 0] if s.shape[1] == 1 else s
 
     def predict(self, X):
-        s = self.decision_function(X)
-        if s.ndim == 1:
-            return self.classes_[(s > 0).astype(int)]
-        return self.classes_[np.argmax(s, axis=1)]
+        return labels_from_scores(self.decision_function(X), self.classes_)
 
     def _has_proba(self):
         return self.loss == "log"
@@ -839,21 +836,14 @@ class DoublyStochasticClassifier(ClassifierMixin, _BaseDoublyStochastic):
     def predict_proba(self, X):
         """:math:`\\sigma(f(x))` for two classes; one-vs-rest sigmoids normalised to sum
         to 1 for more (as scikit-learn's ``SGDClassifier``)."""
-        s = self.decision_function(X)
-        if s.ndim == 1:
-            p = expit(s)
-            return np.column_stack([1.0 - p, p])
-        p = expit(s)
-        return p / p.sum(axis=1, keepdims=True)
+        return one_vs_rest_probabilities(self.decision_function(X))
 
     @available_if(_has_proba)
     def predict_log_proba(self, X):
         return np.log(self.predict_proba(X))
 
     def _eval_metric(self, scores, y):
-        if scores.shape[1] == 1:
-            return float(np.mean(self.classes_[(scores[:, 0] > 0).astype(int)] != y))
-        return float(np.mean(self.classes_[np.argmax(scores, axis=1)] != y))
+        return float(np.mean(labels_from_scores(scores, self.classes_) != y))
 
 
 class DoublyStochasticRegressor(RegressorMixin, _BaseDoublyStochastic):

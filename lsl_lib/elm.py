@@ -68,6 +68,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from lsl_lib._core.random import check_random_state
+from lsl_lib._core.scores import labels_from_scores
 from lsl_lib._core.validation import ITERATIVE_CONSTRAINTS, check_n_classes, check_sample_weight
 from lsl_lib.kernels import squared_row_norms
 
@@ -458,7 +459,4 @@ class ExtremeLearningMachineClassifier(ClassifierMixin, _BaseELM):
 
     def predict(self, X):
         """The class of the largest output (of the sign of the output for two classes)."""
-        scores = self.decision_function(X)
-        if scores.ndim == 1:
-            return self.classes_[(scores > 0).astype(int)]
-        return self.classes_[np.argmax(scores, axis=1)]
+        return labels_from_scores(self.decision_function(X), self.classes_)

@@ -50,6 +50,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from lsl_lib._core.backend import jit, resolve_backend
 from lsl_lib._core.random import check_random_state
 from lsl_lib._core.sampling import sample_indices
+from lsl_lib._core.scores import labels_from_scores
 from lsl_lib._core.trace import Trace, chunk_bounds
 from lsl_lib._core.validation import ITERATIVE_CONSTRAINTS, check_n_classes, signed_binary_labels
 from lsl_lib.kernels import (_LEARNER_KERNEL_CONSTRAINTS, INNER_PRODUCT_KERNELS, cache_slots,
@@ -464,8 +465,7 @@ class KernelPegasosClassifier(ClassifierMixin, BaseEstimator):
         return kernel_matrix(X, self.support_vectors_, **self._kernel_params()) @ self.dual_coef_
 
     def predict(self, X):
-        positive = self.decision_function(X) > 0
-        return self.classes_[positive.astype(int)]
+        return labels_from_scores(self.decision_function(X), self.classes_)
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

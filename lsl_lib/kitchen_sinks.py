@@ -75,6 +75,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from lsl_lib._core.random import check_random_state
+from lsl_lib._core.scores import labels_from_scores, one_vs_rest_probabilities
 from lsl_lib._core.validation import (ITERATIVE_CONSTRAINTS, add_intercept_column,
                                      check_n_classes, check_sample_weight, signed_binary_labels)
 from lsl_lib.random_binning import bin_indices, draw_grids
@@ -524,10 +525,7 @@ class RandomKitchenSinksClassifier(ClassifierMixin, _BaseKitchenSinks):
         return s[:, 0] if s.shape[1] == 1 else s
 
     def predict(self, X):
-        s = self.decision_function(X)
-        if s.ndim == 1:
-            return self.classes_[(s > 0).astype(int)]
-        return self.classes_[np.argmax(s, axis=1)]
+        return labels_from_scores(self.decision_function(X), self.classes_)
 
     def _has_proba(self):
         return self.loss == "log"
@@ -536,12 +534,7 @@ class RandomKitchenSinksClassifier(ClassifierMixin, _BaseKitchenSinks):
     def predict_proba(self, X):
         """:math:`\\sigma(f(x))` for two classes; one-vs-rest probabilities normalised to sum
         to 1 otherwise (as scikit-learn's one-vs-rest logistic regression)."""
-        s = self.decision_function(X)
-        if s.ndim == 1:
-            p = expit(s)
-            return np.column_stack([1.0 - p, p])
-        p = expit(s)
-        return p / p.sum(axis=1, keepdims=True)
+        return one_vs_rest_probabilities(self.decision_function(X))
 
     @available_if(_has_proba)
     def predict_log_proba(self, X):

@@ -144,6 +144,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from lsl_lib._core.backend import jit, resolve_backend
 from lsl_lib._core.random import check_random_state
 from lsl_lib._core.sampling import SCHEMES, sample_indices
+from lsl_lib._core.scores import labels_from_scores
 from lsl_lib._core.trace import Trace, chunk_bounds
 from lsl_lib._core.validation import ITERATIVE_CONSTRAINTS, signed_binary_labels
 from lsl_lib.kernels import (_LEARNER_KERNEL_CONSTRAINTS, INNER_PRODUCT_KERNELS, cache_slots,
@@ -841,8 +842,7 @@ class OnlineKernelClassifier(ClassifierMixin, BaseEstimator):
         return self._expansion(X) + self.intercept_
 
     def predict(self, X):
-        scores = self.decision_function(X)
-        return self.classes_[(scores > 0).astype(int)]
+        return labels_from_scores(self.decision_function(X), self.classes_)
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

@@ -53,7 +53,7 @@ from numbers import Integral, Real
 import numpy as np
 import scipy.sparse as sp
 from scipy.optimize import minimize
-from scipy.special import expit, softmax
+from scipy.special import softmax
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, _fit_context
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.metaestimators import available_if
@@ -64,6 +64,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from lsl_lib._core.backend import compiled_arrays, jit, resolve_backend
 from lsl_lib._core.random import check_random_state
 from lsl_lib._core.sampling import sample_indices
+from lsl_lib._core.scores import labels_from_scores, one_vs_rest_probabilities
 from lsl_lib._core.trace import Trace, chunk_bounds
 from lsl_lib._core.validation import (ITERATIVE_CONSTRAINTS, add_intercept_column,
                                       check_batch_size, check_n_classes, check_sample_weight,
@@ -872,10 +873,7 @@ class PegasosClassifier(ClassifierMixin, _BasePegasos):
         return s[:, 1] - s[:, 0] if s.shape[1] == 2 else s
 
     def predict(self, X):
-        s = self.decision_function(X)
-        if s.ndim == 1:
-            return self.classes_[(s > 0).astype(int)]
-        return self.classes_[np.argmax(s, axis=1)]
+        return labels_from_scores(self.decision_function(X), self.classes_)
 
     def _has_proba(self):
         return self.loss in ("log", "softmax")
@@ -884,10 +882,7 @@ class PegasosClassifier(ClassifierMixin, _BasePegasos):
     def predict_proba(self, X):
         """Class probabilities: :math:`\\sigma(s)` for ``'log'``, softmax for ``'softmax'``."""
         s = self.decision_function(X)
-        if s.ndim == 1:
-            p = expit(s)
-            return np.column_stack([1.0 - p, p])
-        return softmax(s, axis=1)
+        return one_vs_rest_probabilities(s) if s.ndim == 1 else softmax(s, axis=1)
 
     @available_if(_has_proba)
     def predict_log_proba(self, X):
@@ -895,11 +890,7 @@ class PegasosClassifier(ClassifierMixin, _BasePegasos):
 
     def _eval_metric(self, scores, y):
         """Error rate of the scores (n, K) of the current iterate on held-out labels."""
-        if scores.shape[1] == 1:
-            predicted = self.classes_[(scores[:, 0] > 0).astype(int)]
-        else:
-            predicted = self.classes_[np.argmax(scores, axis=1)]
-        return float(np.mean(predicted != y))
+        return float(np.mean(labels_from_scores(scores, self.classes_) != y))
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

@@ -71,7 +71,6 @@ SIAM Review 60(2), 2018 (Sections 4 and 5.3).
 from numbers import Integral, Real
 
 import numpy as np
-from scipy.special import expit
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, _fit_context
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.extmath import row_norms
@@ -82,6 +81,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from lsl_lib._core.backend import compiled_arrays, jit, resolve_backend
 from lsl_lib._core.random import check_random_state
 from lsl_lib._core.sampling import sample_indices
+from lsl_lib._core.scores import labels_from_scores, one_vs_rest_probabilities
 from lsl_lib._core.trace import Trace, chunk_bounds
 from lsl_lib._core.validation import (ITERATIVE_CONSTRAINTS, add_intercept_column,
                                       check_batch_size, check_n_classes, signed_binary_labels)
@@ -814,8 +814,7 @@ class StochasticGradientClassifier(ClassifierMixin, _BaseStochasticGradient):
         return self._scores(X)
 
     def predict(self, X):
-        positive = self.decision_function(X) > 0
-        return self.classes_[positive.astype(int)]
+        return labels_from_scores(self.decision_function(X), self.classes_)
 
     def _has_proba(self):
         return self.loss == "log"
@@ -823,15 +822,14 @@ class StochasticGradientClassifier(ClassifierMixin, _BaseStochasticGradient):
     @available_if(_has_proba)
     def predict_proba(self, X):
         """:math:`\\sigma(s)` for ``classes_[1]`` (``loss='log'`` only)."""
-        p = expit(self.decision_function(X))
-        return np.column_stack([1.0 - p, p])
+        return one_vs_rest_probabilities(self.decision_function(X))
 
     @available_if(_has_proba)
     def predict_log_proba(self, X):
         return np.log(self.predict_proba(X))
 
     def _eval_metric(self, scores, y):
-        return float(np.mean(self.classes_[(scores > 0).astype(int)] != y))
+        return float(np.mean(labels_from_scores(scores, self.classes_) != y))
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

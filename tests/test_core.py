@@ -5,10 +5,12 @@ import sys
 
 import numpy as np
 import pytest
+from scipy.special import expit
 
 from lsl_lib._core.backend import numba_available, resolve_backend
 from lsl_lib._core.random import check_random_state
 from lsl_lib._core.sampling import sample_indices
+from lsl_lib._core.scores import labels_from_scores, one_vs_rest_probabilities
 from lsl_lib._core.trace import Trace, chunk_bounds
 from lsl_lib._core.validation import check_block_features
 
@@ -116,3 +118,35 @@ def test_every_topic_module_is_a_lazy_submodule_of_lsl_lib():
         assert getattr(lsl_lib, name).__name__ == f"lsl_lib.{name}"
     with pytest.raises(AttributeError, match="no attribute 'nothing'"):
         lsl_lib.nothing
+
+
+# ---------------------------------------------------------------- scores
+
+CLASSES = np.array(["no", "yes", "maybe"])
+
+
+def test_binary_scores_threshold_at_zero_in_either_shape():
+    s = np.array([-2.0, 0.0, 0.5])
+    expected = np.array(["no", "no", "yes"])  # a zero score is classes[0]
+    np.testing.assert_array_equal(labels_from_scores(s, CLASSES[:2]), expected)
+    np.testing.assert_array_equal(labels_from_scores(s[:, None], CLASSES[:2]), expected)
+
+
+def test_multiclass_scores_take_the_largest():
+    s = np.array([[0.1, 0.3, -1.0], [2.0, 1.0, 3.0]])
+    np.testing.assert_array_equal(labels_from_scores(s, CLASSES), ["yes", "maybe"])
+
+
+def test_binary_probabilities_are_the_sigmoid_of_the_score():
+    s = np.array([-3.0, 0.0, 40.0])
+    P = one_vs_rest_probabilities(s)
+    np.testing.assert_allclose(P[:, 1], expit(s))
+    np.testing.assert_allclose(P.sum(axis=1), 1.0)
+
+
+def test_one_vs_rest_probabilities_are_normalised_sigmoids_ranked_as_the_scores():
+    s = np.random.default_rng(0).normal(size=(20, 4)) * 3
+    P = one_vs_rest_probabilities(s)
+    np.testing.assert_allclose(P.sum(axis=1), 1.0)
+    np.testing.assert_allclose(P, expit(s) / expit(s).sum(axis=1, keepdims=True))
+    np.testing.assert_array_equal(P.argmax(axis=1), s.argmax(axis=1))
