@@ -240,10 +240,12 @@ def amm_class_scores(X, W, active):
 def amm_assignments(X, y, W, active):
     r"""The batch assignments :math:`z_n = \arg\max_j w_{y_n j}^\top x_n` (first slot on ties)."""
     K, B, d = W.shape
+    flat = W.reshape(K * B, d)
     z = np.empty(X.shape[0], dtype=np.int64)
-    for rows in _row_blocks(X.shape[0], B):
-        s = np.einsum("nbd,nd->nb", W[y[rows]], _dense_rows(X, np.arange(X.shape[0])[rows]))
-        z[rows] = np.where(active[y[rows]], s, -np.inf).argmax(axis=1)
+    for rows in _row_blocks(X.shape[0], K * B):
+        s = np.asarray(X[rows] @ flat.T).reshape(-1, K, B)
+        true = np.arange(s.shape[0]), y[rows]
+        z[rows] = np.where(active[y[rows]], s[true], -np.inf).argmax(axis=1)
     return z
 
 
