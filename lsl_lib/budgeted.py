@@ -379,14 +379,15 @@ class AdaptiveMultiHyperplaneClassifier(ClassifierMixin, BaseEstimator):
     Parameters
     ----------
     lam : float, default=1e-4
-        Regularisation :math:`\lambda > 0` (BudgetedSVM's ``-L``).
+        Regularisation :math:`\lambda > 0` (BudgetedSVM's ``-L`` and its default; see
+        Notes for the values that suit a9a and ijcnn1).
     budget : int, default=50
-        B, the largest number of hyperplanes of a class (BudgetedSVM's ``-B``).
-    mode : {'batch', 'online'}, default='batch'
-        ``'online'``: :math:`z_t = \arg\max_j w_{y_t j}^\top x_t` at every step.
-        ``'batch'``: one online epoch, then at the start of every epoch
-        :math:`z_n` is recomputed for all n and kept fixed during the epoch (SGD on the
-        convex :math:`P(W \mid z)`), as the paper's batch algorithm.
+        B, the largest number of hyperplanes of a class (BudgetedSVM's ``-B`` and default).
+    mode : {'online', 'batch'}, default='online'
+        ``'online'``: :math:`z_t = \arg\max_j w_{y_t j}^\top x_t` at every step
+        (BudgetedSVM's default algorithm). ``'batch'``: one online epoch, then at the
+        start of every epoch :math:`z_n` is recomputed for all n and kept fixed during the
+        epoch (SGD on the convex :math:`P(W \mid z)`), as the paper's batch algorithm.
     n_epochs : int, default=5
         Passes over the data: T = ``n_epochs`` n iterations of one example.
     prune_every : int or None, default=10000
@@ -472,7 +473,7 @@ class AdaptiveMultiHyperplaneClassifier(ClassifierMixin, BaseEstimator):
         **ITERATIVE_CONSTRAINTS,
     }
 
-    def __init__(self, lam=1e-4, budget=50, mode="batch", n_epochs=5, prune_every=10_000,
+    def __init__(self, lam=1e-4, budget=50, mode="online", n_epochs=5, prune_every=10_000,
                  prune_c=10.0, fit_intercept=True, sampling="reshuffle", record_every=None,
                  backend="auto", random_state=None):
         self.lam = lam

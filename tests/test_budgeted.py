@@ -260,7 +260,7 @@ def test_amm_rejects_bad_data():
 
 @parametrize_with_checks([
     AdaptiveMultiHyperplaneClassifier(random_state=0),
-    AdaptiveMultiHyperplaneClassifier(budget=3, mode="online", prune_every=20, sampling="iid",
+    AdaptiveMultiHyperplaneClassifier(budget=3, mode="batch", prune_every=20, sampling="iid",
                                       fit_intercept=False, backend="numpy", random_state=0),
 ])
 def test_amm_scikit_learn_contract(estimator, check):
