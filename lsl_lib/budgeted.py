@@ -226,26 +226,31 @@ def prune_hyperplanes(W, active, t, lam, prune_c):
     return np.array(removed, dtype=np.int64).reshape(-1, 2)
 
 
+def _active_scores(X, W, active):
+    """Row blocks of X with the scores of the active hyperplanes, shape (rows, H), and the
+    class and slot of each of the H columns (the inactive slots cost nothing)."""
+    classes, slots = np.nonzero(active)
+    hyperplanes = W[classes, slots]
+    for rows in _row_blocks(X.shape[0], len(classes)):
+        yield rows, np.asarray(X[rows] @ hyperplanes.T), classes, slots
+
+
 def amm_class_scores(X, W, active):
     r"""The class scores :math:`g(i, x) = \max_j w_{ij}^\top x`, shape (n, K)."""
-    K, B, d = W.shape
-    flat = W.reshape(K * B, d)
-    out = np.empty((X.shape[0], K))
-    for rows in _row_blocks(X.shape[0], K * B):
-        s = np.asarray(X[rows] @ flat.T).reshape(-1, K, B)
-        out[rows] = np.where(active, s, -np.inf).max(axis=2)
+    K = W.shape[0]
+    out = np.full((X.shape[0], K), -np.inf)
+    for rows, s, classes, _ in _active_scores(X, W, active):
+        for k in range(K):
+            out[rows, k] = s[:, classes == k].max(axis=1)
     return out
 
 
 def amm_assignments(X, y, W, active):
     r"""The batch assignments :math:`z_n = \arg\max_j w_{y_n j}^\top x_n` (first slot on ties)."""
-    K, B, d = W.shape
-    flat = W.reshape(K * B, d)
     z = np.empty(X.shape[0], dtype=np.int64)
-    for rows in _row_blocks(X.shape[0], K * B):
-        s = np.asarray(X[rows] @ flat.T).reshape(-1, K, B)
-        true = np.arange(s.shape[0]), y[rows]
-        z[rows] = np.where(active[y[rows]], s[true], -np.inf).argmax(axis=1)
+    for rows, s, classes, slots in _active_scores(X, W, active):
+        s[classes[None, :] != y[rows, None]] = -np.inf  # only the true class's hyperplanes
+        z[rows] = slots[s.argmax(axis=1)]
     return z
 
 
