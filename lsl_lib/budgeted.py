@@ -446,7 +446,29 @@ class AdaptiveMultiHyperplaneClassifier(ClassifierMixin, BaseEstimator):
 
     *Cost.* An iteration costs :math:`O(KB\,\mathrm{nnz}(x))` (the weights are stored as
     :math:`aV` so the shrink is O(1)); prediction :math:`O(KB\,\mathrm{nnz}(x))`; the
-    model holds at most KB hyperplanes of dimension d.
+    model holds at most KB hyperplanes of dimension d. The numpy reference
+    (``backend='numpy'``) is 75-170 times slower than the compiled loop (5 000 rows of
+    ijcnn1, two epochs).
+
+    *Settings.* With the pruning defaults (k = 10 000, c = 10) the model stays small and B
+    matters little beyond 10: on ijcnn1 (49 990 training rows, 22 features, 91 701 test
+    rows), five epochs keep 11 to 27 hyperplanes in all for every B in 10, 50, 100, 500.
+    The test error, mean of three seeds, and the fit time on a shared two-core machine:
+
+    ===============  ==========  ==========  ===========
+    lam              mode        error       fit
+    ===============  ==========  ==========  ===========
+    1e-4 (default)   online      3.42 %      0.4-1.1 s
+    1e-4             batch       3.3-3.7 %   0.4-4.5 s
+    1e-5             online      2.65 %      0.4-0.9 s
+    1e-5             batch       2.8-3.1 %   1.1-5.5 s
+    ===============  ==========  ==========  ===========
+
+    (BudgetedSVM's paper reports 2.40 % for AMM batch.) The error of the last iterate
+    moves by about half a point from seed to seed. On a9a (UCI Adult), a noisier
+    problem, larger :math:`\lambda` is better: 15.1 % at 1e-3, 16.6-17.0 % at 1e-4,
+    18-19 % at 1e-5 (online, five epochs). The default is BudgetedSVM's 1e-4; set
+    ``lam`` per data set as for any SVM.
 
     References
     ----------
@@ -621,6 +643,23 @@ class LowRankLinearizedSVC(ClassifierMixin, BaseEstimator):
     With every training point a landmark, :math:`ZZ^\top = K` and LLSVM is the exact
     kernel SVM without intercept. Training costs :math:`O(nBd + nB^2 + B^3)` for the map
     plus the linear SVM on n x B features; prediction :math:`O(Bd + B^2)` per example.
+
+    On ijcnn1 (49 990 training rows, 91 701 test rows, 9.5 % positive), gamma='scale'
+    (0.70), C = 32, test error and fit time on a shared two-core machine (with C = 1 the
+    error at B = 100 is 5.4 %; gamma = 1 or 2 is worse):
+
+    ===========  ==========  ==========  ==========  ==========
+    landmarks    B = 10      B = 50      B = 100     B = 500
+    ===========  ==========  ==========  ==========  ==========
+    random       9.50 %      8.10 %      3.48 %      1.68 %
+    kmeans       9.50 %      9.36 %      3.66 %      1.56 %
+    fit          1-2 s       3-11 s      3-8 s       9-43 s
+    ===========  ==========  ==========  ==========  ==========
+
+    Below 100 landmarks the rank-B kernel cannot resolve the minority class (9.50 % is
+    the all-negative rule; an intercept does not help); k-means landmarks cost more (the
+    43 s at B = 500 is mostly k-means) and are not better here, where the centres follow
+    the majority class.
 
     References
     ----------
