@@ -48,12 +48,16 @@ def _variants(X):
 def test_amm_numba_and_numpy_give_the_same_model(mode, budget, prune_every):
     X, y = _multiclass()
     ref_W, ref_active, ref_h = amm(X, y, 0.05, 3, budget, mode=mode, n_epochs=3,
-                                   prune_every=prune_every, prune_c=2.0, record_every=101,
+                                   prune_every=prune_every, prune_c=5.0, record_every=101,
                                    backend="numpy", random_state=1)
     assert ref_active.sum() > 3 or budget == 1  # hyperplanes were created
+    if prune_every is not None:  # ... and pruned
+        unpruned = amm(X, y, 0.05, 3, budget, mode=mode, n_epochs=3, prune_every=None,
+                       backend="numpy", random_state=1)[1]
+        assert unpruned.sum() > ref_active.sum()
     for name, Xv in _variants(X).items():
         W, active, h = amm(Xv, y, 0.05, 3, budget, mode=mode, n_epochs=3,
-                           prune_every=prune_every, prune_c=2.0, record_every=101,
+                           prune_every=prune_every, prune_c=5.0, record_every=101,
                            backend="numba", random_state=1)
         np.testing.assert_array_equal(active, ref_active, err_msg=name)
         np.testing.assert_allclose(W, ref_W, rtol=1e-10, atol=1e-12, err_msg=name)
