@@ -458,10 +458,10 @@ class AdaptiveMultiHyperplaneClassifier(ClassifierMixin, BaseEstimator):
     ===============  ==========  ==========  ===========
     lam              mode        error       fit
     ===============  ==========  ==========  ===========
-    1e-4 (default)   online      3.42 %      0.4-1.1 s
-    1e-4             batch       3.3-3.7 %   0.4-4.5 s
-    1e-5             online      2.65 %      0.4-0.9 s
-    1e-5             batch       2.8-3.1 %   1.1-5.5 s
+    1e-4 (default)   online      3.42 %      0.3-0.5 s
+    1e-4             batch       3.3-3.7 %   0.3-1.3 s
+    1e-5             online      2.65 %      0.2-0.7 s
+    1e-5             batch       2.8-3.1 %   0.4-1.1 s
     ===============  ==========  ==========  ===========
 
     (BudgetedSVM's paper reports 2.40 % for AMM batch.) The error of the last iterate
