@@ -187,7 +187,7 @@ def prune_hyperplanes(W, active, t, lam, prune_c):
     while the running sum of the removed :math:`\|w_{ij}\|^2` stays within the threshold,
     skipping the last hyperplane of a class. A step moves a hyperplane by
     :math:`\|x\|/(\lambda t)`: the removed ones together weigh at most c such steps of
-    an example of norm 1 (Wang et al. 2011, Section 4.3; BudgetedSVM's ``-c``).
+    an example of norm 1 (the pruning of Wang et al. 2011, as BudgetedSVM's ``-c`` runs it).
 
     Parameters
     ----------
@@ -437,10 +437,10 @@ class AdaptiveMultiHyperplaneClassifier(ClassifierMixin, BaseEstimator):
     -----
     *Hyperplanes.* Every class starts with one zero hyperplane. When an example with a
     positive hinge scores at most 0 on its assigned hyperplane, a fresh zero hyperplane
-    would score more (the paper's "infinitely many zero weights"): while its class has
+    would score at least as much (the paper's "infinitely many zero weights"): while its class has
     fewer than B hyperplanes, a new one is created from the example,
     :math:`w = \eta_t x_t`, and the example is assigned to it. When the class is full,
-    the step goes to the assigned hyperplane (BudgetedSVM then skips the true-class
+    the step goes to the assigned hyperplane (BudgetedSVM's online AMM skips the true-class
     step); so with B = 1 AMM *is* multiclass (Crammer-Singer) Pegasos on the same
     examples, without projection or averaging. Ties go to the first class and slot.
 
