@@ -72,6 +72,11 @@ PROJECTION_JITTER = 1e-8
 #: [0, 1] to width 1e-5 (the toolbox stops at 1e-4).
 GOLDEN_ITERATIONS = 24
 GOLDEN_RATIO = (math.sqrt(5.0) - 1.0) / 2.0
+#: Relative gap below which two values of the merge objective count as equal (the smaller
+#: h is then kept). Two support vectors with equal coefficients give a symmetric objective
+#: with two maxima: without it, which one is found would depend on the last bit of ``exp``,
+#: and the numpy and numba paths could merge into different points.
+GOLDEN_TIE = 1e-12
 
 
 class BudgetedSGDState:
@@ -179,28 +184,20 @@ def merge_objective(h, norm_m, norm_n, cross, log_k):
     return norm_m * a * a + 2.0 * cross * a * b + norm_n * b * b
 
 
-def merge_bracket(norm_m, norm_n, cross):
-    """Where the best merge lies: h in [0, 1] (between the two) when the coefficients
-    point the same way; otherwise beyond the larger one, h in [1, 6] or [-5, 0], as the
-    BudgetedSVM toolbox searches."""
-    lo = np.where(cross >= 0, 0.0, np.where(norm_m >= norm_n, 1.0, -5.0))
-    return lo, lo + np.where(cross >= 0, 1.0, 5.0)
+def golden_section_numpy(lo, hi, norm_m, norm_n, cross, log_k):
+    r"""The h in [lo, hi] maximising :func:`merge_objective`, for many partners at once.
 
-
-def golden_section_numpy(norm_m, norm_n, cross, log_k):
-    r"""The merge position h maximising :func:`merge_objective`, for many partners at once.
-
-    Golden-section search on the bracket of :func:`merge_bracket`: keep two inner points
-    p < q; if :math:`f(p) \ge f(q)` the maximum is in [lo, q], else in [p, hi]; one new
-    evaluation per iteration. Returns the middle of the final bracket.
+    Golden-section search: keep two inner points p < q; if :math:`f(p) \ge f(q)` (to a
+    relative ``GOLDEN_TIE``) the maximum is in [lo, q], else in [p, hi]; one new
+    evaluation per iteration,
+    ``GOLDEN_ITERATIONS`` of them. Returns the middle of the final bracket.
     """
-    lo, hi = merge_bracket(norm_m, norm_n, cross)
     p = hi - GOLDEN_RATIO * (hi - lo)
     q = lo + GOLDEN_RATIO * (hi - lo)
     fp = merge_objective(p, norm_m, norm_n, cross, log_k)
     fq = merge_objective(q, norm_m, norm_n, cross, log_k)
     for _ in range(GOLDEN_ITERATIONS):
-        left = fp >= fq
+        left = fp >= (1.0 - GOLDEN_TIE) * fq
         hi = np.where(left, q, hi)
         lo = np.where(left, lo, p)
         new = np.where(left, hi - GOLDEN_RATIO * (hi - lo), lo + GOLDEN_RATIO * (hi - lo))
@@ -210,10 +207,29 @@ def golden_section_numpy(norm_m, norm_n, cross, log_k):
     return 0.5 * (lo + hi)
 
 
+def merge_position_numpy(norm_m, norm_n, cross, log_k):
+    r"""The merge position h of each partner: the best :math:`\|A_z\|^2`.
+
+    With :math:`A_m^\top A_n \ge 0` every term of :func:`merge_objective` falls outside
+    [0, 1], so h is searched there (the paper's case of two coefficients of one sign).
+    Otherwise the best z may also lie beyond the support vector of larger coefficient,
+    h in [1, 6] or [-5, 0] (as the BudgetedSVM toolbox searches; in the multiclass case
+    the middle can still win): both brackets are searched and the better h kept.
+    """
+    norm_m, norm_n, cross, log_k = np.broadcast_arrays(norm_m, norm_n, cross, log_k)
+    h = golden_section_numpy(np.zeros(cross.shape), np.ones(cross.shape), norm_m, norm_n,
+                             cross, log_k)
+    lo = np.where(norm_m >= norm_n, 1.0, -5.0)
+    h_out = golden_section_numpy(lo, lo + 5.0, norm_m, norm_n, cross, log_k)
+    better = (cross < 0) & (merge_objective(h_out, norm_m, norm_n, cross, log_k)
+                            > (1.0 + GOLDEN_TIE) * merge_objective(h, norm_m, norm_n, cross, log_k))
+    return np.where(better, h_out, h)
+
+
 def merging_numpy(state, gamma):
     r"""Merge the smallest support vector m with the partner n that degrades w least.
 
-    For each partner, h by :func:`golden_section_numpy`, then
+    For each partner, h by :func:`merge_position_numpy`, then
     :math:`\|\Delta\|^2 = \|A_m\|^2 + \|A_n\|^2 + 2 k_{mn} A_m^\top A_n - \|A_z\|^2`
     (Gaussian kernel: :math:`k(s, s) = 1`, and :math:`A_z` is the projection of
     :math:`A_m\varphi(s_m) + A_n\varphi(s_n)` onto :math:`\varphi(z)`). The merged point
@@ -224,7 +240,7 @@ def merging_numpy(state, gamma):
     sv, A = state.sv[:m_], state.A[:m_]
     log_k = -gamma * ((sv - sv[p]) ** 2).sum(axis=1)
     norm_p, norms, cross = A[p] @ A[p], np.einsum("ij,ij->i", A, A), A @ A[p]
-    h = golden_section_numpy(norm_p, norms, cross, log_k)
+    h = merge_position_numpy(norm_p, norms, cross, log_k)
     best = merge_objective(h, norm_p, norms, cross, log_k)
     degradations = norm_p + norms + 2.0 * np.exp(log_k) * cross - best
     degradations[p] = np.inf
@@ -394,7 +410,7 @@ def maintain_numba(sv, A, source, position, m, strategy, code, gamma, degree, co
         for c in range(n_columns):
             norm_n += A[j, c] * A[j, c]
             cross += A[j, c] * A[p, c]
-        h = golden_section_numba(norm_p, norm_n, cross, log_k)
+        h = merge_position_numba(norm_p, norm_n, cross, log_k)
         loss = (norm_p + norm_n + 2.0 * math.exp(log_k) * cross
                 - merge_objective_numba(h, norm_p, norm_n, cross, log_k))
         if loss < best_loss:
@@ -420,20 +436,14 @@ def merge_objective_numba(h, norm_m, norm_n, cross, log_k):
 
 
 @jit
-def golden_section_numba(norm_m, norm_n, cross, log_k):
+def golden_section_numba(lo, hi, norm_m, norm_n, cross, log_k):
     """:func:`golden_section_numpy` for one partner."""
-    if cross >= 0:
-        lo, hi = 0.0, 1.0
-    elif norm_m >= norm_n:
-        lo, hi = 1.0, 6.0
-    else:
-        lo, hi = -5.0, 0.0
     p = hi - GOLDEN_RATIO * (hi - lo)
     q = lo + GOLDEN_RATIO * (hi - lo)
     fp = merge_objective_numba(p, norm_m, norm_n, cross, log_k)
     fq = merge_objective_numba(q, norm_m, norm_n, cross, log_k)
     for _ in range(GOLDEN_ITERATIONS):
-        if fp >= fq:
+        if fp >= (1.0 - GOLDEN_TIE) * fq:
             hi = q
             new = hi - GOLDEN_RATIO * (hi - lo)
             f_new = merge_objective_numba(new, norm_m, norm_n, cross, log_k)
@@ -446,6 +456,19 @@ def golden_section_numba(norm_m, norm_n, cross, log_k):
             p, fp = q, fq
             q, fq = new, f_new
     return 0.5 * (lo + hi)
+
+
+@jit
+def merge_position_numba(norm_m, norm_n, cross, log_k):
+    """:func:`merge_position_numpy` for one partner."""
+    h = golden_section_numba(0.0, 1.0, norm_m, norm_n, cross, log_k)
+    if cross < 0:
+        lo = 1.0 if norm_m >= norm_n else -5.0
+        h_out = golden_section_numba(lo, lo + 5.0, norm_m, norm_n, cross, log_k)
+        if (merge_objective_numba(h_out, norm_m, norm_n, cross, log_k)
+                > (1.0 + GOLDEN_TIE) * merge_objective_numba(h, norm_m, norm_n, cross, log_k)):
+            h = h_out
+    return h
 
 
 @jit
