@@ -210,7 +210,7 @@ def golden_section_numpy(lo, hi, norm_m, norm_n, cross, log_k):
 def merge_position_numpy(norm_m, norm_n, cross, log_k):
     r"""The merge position h of each partner: the best :math:`\|A_z\|^2`.
 
-    With :math:`A_m^\top A_n \ge 0` every term of :func:`merge_objective` falls outside
+    With :math:`A_m^\top A_n \ge 0` every term of :func:`merge_objective` decreases away from
     [0, 1], so h is searched there (the paper's case of two coefficients of one sign).
     Otherwise the best z may also lie beyond the support vector of larger coefficient,
     h in [1, 6] or [-5, 0] (as the BudgetedSVM toolbox searches; in the multiclass case
