@@ -55,8 +55,8 @@ from lsl_lib._core.trace import Trace, chunk_bounds
 from lsl_lib._core.validation import ITERATIVE_CONSTRAINTS, check_n_classes
 from lsl_lib.kernels import (_LEARNER_KERNEL_CONSTRAINTS, BLOCK_ELEMENTS, GAUSSIAN,
                              INNER_PRODUCT_KERNELS, check_kernel_params, compiled_rows,
-                             fitted_gamma, kernel_finish, kernel_matrix, kernel_raw,
-                             scatter_row)
+                             exp_inplace, fitted_gamma, kernel_column, kernel_finish,
+                             kernel_matrix, kernel_raw, scatter_row)
 
 # ---- BSGD: budgeted stochastic gradient descent ----
 
@@ -92,6 +92,9 @@ class BudgetedSGDState:
     ----------
     sv : ndarray of shape (budget + 1, d)
         ``sv[:m]`` are the support vectors (dense rows, also for CSR X).
+    svT : ndarray of shape (d, budget + 1)
+        Their transpose, kept by the numba path: a kernel row is then a loop along the
+        support that the compiler vectorises (:func:`lsl_lib.kernels.kernel_column`).
     A : ndarray of shape (budget + 1, n_columns)
         Unscaled coefficients: one column (binary) or one per class (Crammer-Singer).
     source : ndarray of shape (budget + 1,), int64
@@ -107,6 +110,7 @@ class BudgetedSGDState:
 
     def __init__(self, n_samples, n_features, n_columns, budget):
         self.sv = np.zeros((budget + 1, n_features))
+        self.svT = np.zeros((n_features, budget + 1))  # the compiled path's copy, by columns
         self.A = np.zeros((budget + 1, n_columns))
         self.source = np.full(budget + 1, -1, dtype=np.int64)
         self.position = np.full(n_samples, -1, dtype=np.int64)
@@ -314,12 +318,13 @@ def smallest_norm_numba(A, m):
 
 
 @jit
-def remove_slot_numba(sv, A, source, position, m, p):
+def remove_slot_numba(sv, svT, A, source, position, m, p):
     last = m - 1
     if source[p] >= 0:
         position[source[p]] = -1
     if p != last:
         sv[p, :] = sv[last, :]
+        svT[:, p] = svT[:, last]
         A[p, :] = A[last, :]
         source[p] = source[last]
         if source[p] >= 0:
@@ -356,7 +361,7 @@ def cholesky_solve_numba(M, b):
 
 
 @jit
-def maintain_numba(sv, A, source, position, m, strategy, code, gamma, degree, coef0):
+def maintain_numba(sv, svT, A, source, position, m, strategy, code, gamma, degree, coef0):
     """One budget maintenance (removal, projection or merging) as in the numpy
     reference; returns the new m and the unscaled :math:`\\|\\Delta\\|^2`."""
     p = smallest_norm_numba(A, m)
@@ -367,7 +372,7 @@ def maintain_numba(sv, A, source, position, m, strategy, code, gamma, degree, co
     one = np.empty(1)
     if strategy == REMOVAL:
         loss = norm_p * kernel_value_numba(code, sv[p], sv[p], gamma, degree, coef0, one)
-        return remove_slot_numba(sv, A, source, position, m, p), loss
+        return remove_slot_numba(sv, svT, A, source, position, m, p), loss
     if strategy == PROJECTION:
         rest = np.empty(m - 1, dtype=np.int64)
         r = 0
@@ -399,81 +404,99 @@ def maintain_numba(sv, A, source, position, m, strategy, code, gamma, degree, co
             for c in range(n_columns):
                 A[rest[a], c] += coef[a] * A[p, c]
         loss = norm_p * (k_pp - kc - eps * cc)
-        return remove_slot_numba(sv, A, source, position, m, p), loss
-    # merging (Gaussian kernel)
-    best_loss, n, best_h = np.inf, -1, 0.0
+        return remove_slot_numba(sv, svT, A, source, position, m, p), loss
+    # merging (Gaussian kernel): every partner's h at once, as merge_position_numpy
+    log_k, norms, cross = np.empty(m), np.empty(m), np.empty(m)
     for j in range(m):
-        if j == p:
-            continue
-        log_k = -gamma * kernel_raw(GAUSSIAN, sv[j], sv[p], gamma)
-        norm_n, cross = 0.0, 0.0
+        log_k[j] = -gamma * kernel_raw(GAUSSIAN, sv[j], sv[p], gamma)
+        norms[j], cross[j] = 0.0, 0.0
         for c in range(n_columns):
-            norm_n += A[j, c] * A[j, c]
-            cross += A[j, c] * A[p, c]
-        h = merge_position_numba(norm_p, norm_n, cross, log_k)
-        loss = (norm_p + norm_n + 2.0 * math.exp(log_k) * cross
-                - merge_objective_numba(h, norm_p, norm_n, cross, log_k))
-        if loss < best_loss:
-            best_loss, n, best_h = loss, j, h
-    log_k = -gamma * kernel_raw(GAUSSIAN, sv[n], sv[p], gamma)
-    a = math.exp(log_k * (1.0 - best_h) ** 2)
-    b = math.exp(log_k * best_h ** 2)
+            norms[j] += A[j, c] * A[j, c]
+            cross[j] += A[j, c] * A[p, c]
+    h = golden_section_arrays(np.zeros(m), np.ones(m), norm_p, norms, cross, log_k)
+    best = np.empty(m)
+    merge_objective_arrays(h, norm_p, norms, cross, log_k, best)
+    opposed = np.flatnonzero(cross < 0)
+    if opposed.shape[0] > 0:
+        lo = np.empty(opposed.shape[0])
+        for o in range(opposed.shape[0]):
+            lo[o] = 1.0 if norm_p >= norms[opposed[o]] else -5.0
+        h_out = golden_section_arrays(lo, lo + 5.0, norm_p, norms[opposed], cross[opposed],
+                                      log_k[opposed])
+        f_out = np.empty(opposed.shape[0])
+        merge_objective_arrays(h_out, norm_p, norms[opposed], cross[opposed], log_k[opposed],
+                               f_out)
+        for o in range(opposed.shape[0]):
+            if f_out[o] > (1.0 + GOLDEN_TIE) * best[opposed[o]]:
+                h[opposed[o]], best[opposed[o]] = h_out[o], f_out[o]
+    k = log_k.copy()
+    exp_inplace(k)
+    best_loss, n = np.inf, -1
+    for j in range(m):
+        loss = norm_p + norms[j] + 2.0 * k[j] * cross[j] - best[j]
+        if j != p and loss < best_loss:
+            best_loss, n = loss, j
+    ab = np.array([log_k[n] * (1.0 - h[n]) ** 2, log_k[n] * h[n] ** 2])
+    exp_inplace(ab)
     for f in range(sv.shape[1]):
-        sv[p, f] = best_h * sv[p, f] + (1.0 - best_h) * sv[n, f]
+        sv[p, f] = h[n] * sv[p, f] + (1.0 - h[n]) * sv[n, f]
+        svT[f, p] = sv[p, f]
     for c in range(n_columns):
-        A[p, c] = A[p, c] * a + A[n, c] * b
+        A[p, c] = A[p, c] * ab[0] + A[n, c] * ab[1]
     if source[p] >= 0:
         position[source[p]] = -1
     source[p] = -1
-    return remove_slot_numba(sv, A, source, position, m, n), best_loss
+    return remove_slot_numba(sv, svT, A, source, position, m, n), best_loss
 
 
 @jit
-def merge_objective_numba(h, norm_m, norm_n, cross, log_k):
-    a = math.exp(log_k * (1.0 - h) * (1.0 - h))
-    b = math.exp(log_k * h * h)
-    return norm_m * a * a + 2.0 * cross * a * b + norm_n * b * b
+def merge_objective_arrays(h, norm_m, norm_n, cross, log_k, out):
+    """:func:`merge_objective` for arrays of partners, the exponentials vectorised
+    (:func:`lsl_lib.kernels.exp_inplace`)."""
+    n = h.shape[0]
+    a, b = np.empty(n), np.empty(n)
+    for j in range(n):
+        a[j] = log_k[j] * (1.0 - h[j]) * (1.0 - h[j])
+        b[j] = log_k[j] * h[j] * h[j]
+    exp_inplace(a)
+    exp_inplace(b)
+    for j in range(n):
+        out[j] = norm_m * a[j] * a[j] + 2.0 * cross[j] * a[j] * b[j] + norm_n[j] * b[j] * b[j]
 
 
 @jit
-def golden_section_numba(lo, hi, norm_m, norm_n, cross, log_k):
-    """:func:`golden_section_numpy` for one partner."""
+def golden_section_arrays(lo, hi, norm_m, norm_n, cross, log_k):
+    """:func:`golden_section_numpy`, compiled: all partners in lockstep."""
+    n = lo.shape[0]
     p = hi - GOLDEN_RATIO * (hi - lo)
     q = lo + GOLDEN_RATIO * (hi - lo)
-    fp = merge_objective_numba(p, norm_m, norm_n, cross, log_k)
-    fq = merge_objective_numba(q, norm_m, norm_n, cross, log_k)
+    fp, fq, new, f_new = np.empty(n), np.empty(n), np.empty(n), np.empty(n)
+    left = np.empty(n, dtype=np.bool_)
+    merge_objective_arrays(p, norm_m, norm_n, cross, log_k, fp)
+    merge_objective_arrays(q, norm_m, norm_n, cross, log_k, fq)
     for _ in range(GOLDEN_ITERATIONS):
-        if fp >= (1.0 - GOLDEN_TIE) * fq:
-            hi = q
-            new = hi - GOLDEN_RATIO * (hi - lo)
-            f_new = merge_objective_numba(new, norm_m, norm_n, cross, log_k)
-            q, fq = p, fp
-            p, fp = new, f_new
-        else:
-            lo = p
-            new = lo + GOLDEN_RATIO * (hi - lo)
-            f_new = merge_objective_numba(new, norm_m, norm_n, cross, log_k)
-            p, fp = q, fq
-            q, fq = new, f_new
+        for j in range(n):
+            left[j] = fp[j] >= (1.0 - GOLDEN_TIE) * fq[j]
+            if left[j]:
+                hi[j] = q[j]
+                new[j] = hi[j] - GOLDEN_RATIO * (hi[j] - lo[j])
+            else:
+                lo[j] = p[j]
+                new[j] = lo[j] + GOLDEN_RATIO * (hi[j] - lo[j])
+        merge_objective_arrays(new, norm_m, norm_n, cross, log_k, f_new)
+        for j in range(n):
+            if left[j]:
+                q[j], fq[j] = p[j], fp[j]
+                p[j], fp[j] = new[j], f_new[j]
+            else:
+                p[j], fp[j] = q[j], fq[j]
+                q[j], fq[j] = new[j], f_new[j]
     return 0.5 * (lo + hi)
 
 
 @jit
-def merge_position_numba(norm_m, norm_n, cross, log_k):
-    """:func:`merge_position_numpy` for one partner."""
-    h = golden_section_numba(0.0, 1.0, norm_m, norm_n, cross, log_k)
-    if cross < 0:
-        lo = 1.0 if norm_m >= norm_n else -5.0
-        h_out = golden_section_numba(lo, lo + 5.0, norm_m, norm_n, cross, log_k)
-        if (merge_objective_numba(h_out, norm_m, norm_n, cross, log_k)
-                > (1.0 + GOLDEN_TIE) * merge_objective_numba(h, norm_m, norm_n, cross, log_k)):
-            h = h_out
-    return h
-
-
-@jit
-def bsgd_numba_chunk(X, x_data, x_indices, x_indptr, buffer, y, sv, A, source, position, m, t0,
-                     indices, lam, budget, strategy, code, gamma, degree, coef0, row, scores,
+def bsgd_numba_chunk(X, x_data, x_indices, x_indptr, buffer, y, sv, svT, A, source, position, m,
+                     t0, indices, lam, budget, strategy, code, gamma, degree, coef0, row, scores,
                      totals):
     """The iterations of :func:`bsgd_numpy_chunk`, compiled. X's rows are dense or the CSR
     arrays of :func:`lsl_lib.kernels.compiled_rows` (a row is scattered into ``buffer``).
@@ -489,9 +512,7 @@ def bsgd_numba_chunk(X, x_data, x_indices, x_indptr, buffer, y, sv, A, source, p
             x = buffer
         else:
             x = X[i]
-        for k in range(m):
-            row[k] = kernel_raw(code, x, sv[k], gamma)
-        kernel_finish(code, row[:m], gamma, degree, coef0)
+        kernel_column(code, svT[:, :m], x, gamma, degree, coef0, row[:m])
         for c in range(n_columns):
             s = 0.0
             for k in range(m):
@@ -513,6 +534,7 @@ def bsgd_numba_chunk(X, x_data, x_indices, x_indptr, buffer, y, sv, A, source, p
                 j = m
                 position[i] = j
                 sv[j, :] = x
+                svT[:, j] = x
                 source[j] = i
                 m += 1
             if multiclass:
@@ -521,8 +543,8 @@ def bsgd_numba_chunk(X, x_data, x_indices, x_indptr, buffer, y, sv, A, source, p
             else:
                 A[j, 0] += y[i]
             if m > budget:
-                m, loss = maintain_numba(sv, A, source, position, m, strategy, code, gamma,
-                                         degree, coef0)
+                m, loss = maintain_numba(sv, svT, A, source, position, m, strategy, code,
+                                         gamma, degree, coef0)
                 totals[0] += loss / (lam * t) ** 2
                 totals[1] += 1.0
         if sparse:
@@ -607,9 +629,9 @@ def bsgd(X, y, lam, n_iter, budget=100, maintenance="merging", *, kernel="gaussi
         if path == "numba":
             totals[:] = state.degradation, state.n_maintenance
             state.m = bsgd_numba_chunk(
-                *rows[:4], buffer, y, state.sv, state.A, state.source, state.position, state.m,
-                state.t, indices[start:stop], float(lam), budget, strategy, code, gamma, degree,
-                coef0, row, scores, totals)
+                *rows[:4], buffer, y, state.sv, state.svT, state.A, state.source, state.position,
+                state.m, state.t, indices[start:stop], float(lam), budget, strategy, code, gamma,
+                degree, coef0, row, scores, totals)
             state.t += stop - start
             state.degradation, state.n_maintenance = totals[0], int(totals[1])
         else:

@@ -9,7 +9,8 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 import lsl_lib.budgeted as module
 from lsl_lib.budgeted import (GOLDEN_ITERATIONS, MAINTENANCES, BudgetedKernelSGDClassifier,
                               BudgetedSGDState, bsgd, bsgd_objective, maintain_numba,
-                              merge_objective, merge_position_numba, merge_position_numpy,
+                              golden_section_arrays, golden_section_numpy, merge_objective,
+                              merge_position_numpy,
                               merging_numpy, projection_numpy, removal_numpy)
 from lsl_lib.datasets import concentric_circles, load_digits, two_gaussian_blobs
 from lsl_lib.kernel_pegasos import KernelPegasosClassifier, kernel_pegasos
@@ -91,7 +92,12 @@ def test_golden_section_merge_against_a_grid(norm_m, norm_n, cross, k_mn):
     width = 5.0 * (2 / (1 + 5 ** 0.5)) ** GOLDEN_ITERATIONS
     maximisers = grid[values >= best - 1e-9 * best]  # two of them when m and n are alike
     assert np.abs(h - maximisers).min() < width + 1e-5
-    assert merge_position_numba(norm_m, norm_n, cross, log_k) == pytest.approx(h, abs=1e-12)
+    for lo in (0.0, 1.0, -5.0):  # the compiled search, on each bracket
+        hi = lo + (1.0 if lo == 0.0 else 5.0)
+        compiled = golden_section_arrays(np.full(1, lo), np.full(1, hi), norm_m, np.full(1, norm_n),
+                                         np.full(1, cross), np.full(1, log_k))
+        assert compiled[0] == pytest.approx(
+            golden_section_numpy(lo, hi, norm_m, norm_n, cross, log_k), abs=1e-12)
 
 
 def _state(n_sv, d, n_columns, seed):
@@ -99,6 +105,7 @@ def _state(n_sv, d, n_columns, seed):
     rng = np.random.default_rng(seed)
     state = BudgetedSGDState(n_sv, d, n_columns, n_sv - 1)
     state.sv[:] = rng.normal(size=(n_sv, d))
+    state.svT[:] = state.sv.T
     state.A[:] = rng.normal(size=(n_sv, n_columns)) * rng.uniform(0.2, 3.0, size=(n_sv, 1))
     state.source[:] = np.arange(n_sv)
     state.position[:] = np.arange(n_sv)
@@ -116,7 +123,7 @@ def _degradation_directly(before, after, kernel, gamma, degree, coef0):
 def _copy(state):
     new = BudgetedSGDState(len(state.position), state.sv.shape[1], state.A.shape[1],
                            len(state.source) - 1)
-    for name in ("sv", "A", "source", "position"):
+    for name in ("sv", "svT", "A", "source", "position"):
         getattr(new, name)[:] = getattr(state, name)
     new.m = state.m
     return new
@@ -160,13 +167,15 @@ def test_each_maintenance_reports_its_exact_weight_degradation(maintenance, n_co
     assert loss == pytest.approx(_degradation_directly(before, after, kernel, gamma, degree,
                                                        coef0), rel=1e-7, abs=1e-10)
     compiled = _copy(before)
-    compiled.m, compiled_loss = maintain_numba(compiled.sv, compiled.A, compiled.source,
+    compiled.m, compiled_loss = maintain_numba(compiled.sv, compiled.svT, compiled.A,
+                                               compiled.source,
                                                compiled.position, 12,
                                                MAINTENANCES.index(maintenance), code, gamma,
                                                degree, coef0)
     assert compiled.m == 11 and compiled_loss == pytest.approx(loss, rel=1e-10)
     np.testing.assert_allclose(compiled.A, after.A, rtol=1e-10, atol=1e-10 * np.abs(after.A).max())
     np.testing.assert_allclose(compiled.sv, after.sv, rtol=1e-12)
+    np.testing.assert_array_equal(compiled.svT, compiled.sv.T)
     np.testing.assert_array_equal(compiled.source, after.source)
     kept = after.source[:after.m][after.source[:after.m] >= 0]
     np.testing.assert_array_equal(after.position[kept], np.flatnonzero(after.source >= 0))
