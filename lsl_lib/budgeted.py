@@ -415,7 +415,7 @@ def maintain_numba(sv, svT, A, source, position, m, strategy, code, gamma, degre
             cross[j] += A[j, c] * A[p, c]
     h = golden_section_arrays(np.zeros(m), np.ones(m), norm_p, norms, cross, log_k)
     best = np.empty(m)
-    merge_objective_arrays(h, norm_p, norms, cross, log_k, best)
+    merge_objective_arrays(h, norm_p, norms, cross, log_k, best, np.empty(m), np.empty(m))
     opposed = np.flatnonzero(cross < 0)
     if opposed.shape[0] > 0:
         lo = np.empty(opposed.shape[0])
@@ -425,7 +425,7 @@ def maintain_numba(sv, svT, A, source, position, m, strategy, code, gamma, degre
                                       log_k[opposed])
         f_out = np.empty(opposed.shape[0])
         merge_objective_arrays(h_out, norm_p, norms[opposed], cross[opposed], log_k[opposed],
-                               f_out)
+                               f_out, np.empty(opposed.shape[0]), np.empty(opposed.shape[0]))
         for o in range(opposed.shape[0]):
             if f_out[o] > (1.0 + GOLDEN_TIE) * best[opposed[o]]:
                 h[opposed[o]], best[opposed[o]] = h_out[o], f_out[o]
@@ -450,11 +450,10 @@ def maintain_numba(sv, svT, A, source, position, m, strategy, code, gamma, degre
 
 
 @jit
-def merge_objective_arrays(h, norm_m, norm_n, cross, log_k, out):
+def merge_objective_arrays(h, norm_m, norm_n, cross, log_k, out, a, b):
     """:func:`merge_objective` for arrays of partners, the exponentials vectorised
-    (:func:`lsl_lib.kernels.exp_inplace`)."""
+    (:func:`lsl_lib.kernels.exp_inplace`); ``a`` and ``b`` are scratch."""
     n = h.shape[0]
-    a, b = np.empty(n), np.empty(n)
     for j in range(n):
         a[j] = log_k[j] * (1.0 - h[j]) * (1.0 - h[j])
         b[j] = log_k[j] * h[j] * h[j]
@@ -472,8 +471,9 @@ def golden_section_arrays(lo, hi, norm_m, norm_n, cross, log_k):
     q = lo + GOLDEN_RATIO * (hi - lo)
     fp, fq, new, f_new = np.empty(n), np.empty(n), np.empty(n), np.empty(n)
     left = np.empty(n, dtype=np.bool_)
-    merge_objective_arrays(p, norm_m, norm_n, cross, log_k, fp)
-    merge_objective_arrays(q, norm_m, norm_n, cross, log_k, fq)
+    a, b = np.empty(n), np.empty(n)
+    merge_objective_arrays(p, norm_m, norm_n, cross, log_k, fp, a, b)
+    merge_objective_arrays(q, norm_m, norm_n, cross, log_k, fq, a, b)
     for _ in range(GOLDEN_ITERATIONS):
         for j in range(n):
             left[j] = fp[j] >= (1.0 - GOLDEN_TIE) * fq[j]
@@ -483,7 +483,7 @@ def golden_section_arrays(lo, hi, norm_m, norm_n, cross, log_k):
             else:
                 lo[j] = p[j]
                 new[j] = lo[j] + GOLDEN_RATIO * (hi[j] - lo[j])
-        merge_objective_arrays(new, norm_m, norm_n, cross, log_k, f_new)
+        merge_objective_arrays(new, norm_m, norm_n, cross, log_k, f_new, a, b)
         for j in range(n):
             if left[j]:
                 q[j], fq[j] = p[j], fp[j]
@@ -512,7 +512,8 @@ def bsgd_numba_chunk(X, x_data, x_indices, x_indptr, buffer, y, sv, svT, A, sour
             x = buffer
         else:
             x = X[i]
-        kernel_column(code, svT[:, :m], x, gamma, degree, coef0, row[:m])
+        # all B + 1 columns, m of them in use: a contiguous loop the compiler vectorises
+        kernel_column(code, svT, x, gamma, degree, coef0, row)
         for c in range(n_columns):
             s = 0.0
             for k in range(m):
