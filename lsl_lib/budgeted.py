@@ -194,8 +194,8 @@ def golden_section_numpy(lo, hi, norm_m, norm_n, cross, log_k):
 
     Golden-section search: keep two inner points p < q; if :math:`f(p) \ge f(q)` (to a
     relative ``GOLDEN_TIE``) the maximum is in [lo, q], else in [p, hi]; one new
-    evaluation per iteration,
-    ``GOLDEN_ITERATIONS`` of them. Returns the middle of the final bracket.
+    evaluation per iteration, ``GOLDEN_ITERATIONS`` of them. Returns the middle of the
+    final bracket.
     """
     p = hi - GOLDEN_RATIO * (hi - lo)
     q = lo + GOLDEN_RATIO * (hi - lo)
@@ -769,6 +769,19 @@ class BudgetedKernelSGDClassifier(ClassifierMixin, BaseEstimator):
     that violates again while it is a support vector adds to its coefficient rather
     than taking a second slot. With ``budget`` at least the number of distinct violators
     no maintenance runs and the iterates are kernel Pegasos'.
+
+    X may be a CSR matrix with the inner-product kernels (linear, polynomial, Gaussian);
+    support vectors are then stored as dense rows (a merged point is not a row of X).
+    The numpy reference and the numba path consume the same sampled indices and agree
+    to rounding; the projection's solve amplifies rounding by the condition number of
+    :math:`K_{RR}`, so on nearly coincident support vectors the two drift apart slowly.
+
+    The defaults are kernel Pegasos' (λ = 1/n, that is C = 1, and ``gamma='scale'``)
+    with five epochs and B = 100, merging. Measured on ijcnn1 (49 990 training and
+    91 701 test rows, three seeds): the defaults reach 1.8-2.6 % test error in about
+    4 s; ``gamma=2.0, lam=1e-5`` reaches 1.5-1.7 % with B = 100, 1.5-1.6 % with B = 200
+    and 1.2-1.6 % with B = 500 (five epochs), where the BudgetedSVM paper reports
+    2.40 % for AMM; ``maintenance='removal'`` at B = 100 gives 26-35 %.
 
     References
     ----------

@@ -16,6 +16,7 @@ from sklearn.svm import LinearSVC
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 import lsl_lib.budgeted as module
+from lsl_lib._core.backend import resolve_backend
 from lsl_lib.budgeted import (GOLDEN_ITERATIONS, MAINTENANCES, AdaptiveMultiHyperplaneClassifier,
                               BudgetedKernelSGDClassifier, BudgetedSGDState,
                               LowRankLinearizedSVC, amm, amm_assignments, amm_numpy_chunk,
@@ -106,6 +107,7 @@ def test_golden_section_merge_against_a_grid(norm_m, norm_n, cross, k_mn):
     width = 5.0 * (2 / (1 + 5 ** 0.5)) ** GOLDEN_ITERATIONS
     maximisers = grid[values >= best - 1e-9 * best]  # two of them when m and n are alike
     assert np.abs(h - maximisers).min() < width + 1e-5
+    resolve_backend("numba")  # without numba: reported as skipped here (see conftest.py)
     for lo in (0.0, 1.0, -5.0):  # the compiled search, on each bracket
         hi = lo + (1.0 if lo == 0.0 else 5.0)
         compiled = golden_section_arrays(np.full(1, lo), np.full(1, hi), norm_m, np.full(1, norm_n),
@@ -180,6 +182,7 @@ def test_each_maintenance_reports_its_exact_weight_degradation(maintenance, n_co
     assert after.m == 11
     assert loss == pytest.approx(_degradation_directly(before, after, kernel, gamma, degree,
                                                        coef0), rel=1e-7, abs=1e-10)
+    resolve_backend("numba")
     compiled = _copy(before)
     compiled.m, compiled_loss = maintain_numba(compiled.sv, compiled.svT, compiled.A,
                                                compiled.source,
