@@ -52,6 +52,9 @@ def test_degradation_one_line_per_strategy_log_scale_and_budget_marker():
     assert list(filled.get_xdata()) == [200, 200]  # the first record with m = B
     np.testing.assert_allclose(ax_f.get_lines()[1].get_ydata(), [1, 0.4, 0.3, 0.2])
     assert "degradation" in ax_d.get_ylabel() and ax_f.get_ylabel() == "primal objective f(w)"
+    # the objective spans one decade: plain tick labels; the degradation two: powers of ten
+    assert ax_f.yaxis.get_major_formatter()(0.5, 0) == "0.5"
+    assert ax_d.yaxis.get_major_formatter()(0.5, 0) != "0.5"
     labels = ax_d.get_legend().get_texts()
     assert [t.get_text() for t in labels] == ["removal", "merging", "support reaches B = 10"]
     # without a budget, no marker; a budget never reached, none either

@@ -116,6 +116,9 @@ def plot_degradation(histories, *, budget=None, columns=("degradation", "objecti
     for ax, column in zip(axes, columns):
         _trace_axis(ax, "iteration", column, logx=False, logy=True)
         _thousands(ax.xaxis)
+        low, high = ax.get_ylim()
+        if high / low < 100:  # under two decades: 0.2, 0.5, 1 rather than 2×10⁻¹, 5×10⁻¹
+            _readable_log_ticks(ax.yaxis)
         if filled is not None:
             ax.axvline(filled, color="0.3", ls=":", lw=1.4,
                        label=f"support reaches B = {budget:,}")
