@@ -123,6 +123,10 @@ def test_complexity_log_log_with_order_guides_through_the_points():
     fig = plot_complexity({"a": [50, 100], "b": [10, 20, 40]}, {"a": [1, 2], "b": [1, 2, 4]},
                           xlabel="budget B")
     np.testing.assert_allclose(fig.axes[0].get_lines()[1].get_xdata(), [10, 20, 40])
+    # a method keeps the colour it is given, its guide too
+    fig = plot_complexity(N, seconds, orders={"SVC": (2, "O(N²)")}, colors={"SVC": "C5"})
+    svc, guide, bsgd = fig.axes[0].get_lines()
+    assert svc.get_color() == guide.get_color() == "C5" and bsgd.get_color() == "C1"
 
 
 def test_budgeted_model_boundary_support_and_trace():

@@ -223,7 +223,7 @@ def plot_hyperplanes(X, y, weights, hyperplane_classes, *, intercepts=None, reso
     return fig
 
 
-def plot_complexity(x, seconds, *, orders=None, xlabel="training-set size N",
+def plot_complexity(x, seconds, *, orders=None, colors=None, xlabel="training-set size N",
                     ylabel="training time (s)", ax=None, title=None):
     """Measured times against a size (N or B) on log-log axes, beside the orders of the table.
 
@@ -240,6 +240,9 @@ def plot_complexity(x, seconds, *, orders=None, xlabel="training-set size N",
     orders : dict, optional
         Label -> ``(p, text)``: the exponent of x in the method's complexity and its
         O(·) as written in the table (e.g. ``(2, "O(N²)")``), shown in the legend.
+    colors : dict, optional
+        Label -> colour, so that a method keeps its colour across panels (default: the
+        colour cycle in the order of ``seconds``).
     xlabel, ylabel : str
     ax : matplotlib Axes, optional
     title : str, optional
@@ -255,11 +258,12 @@ def plot_complexity(x, seconds, *, orders=None, xlabel="training-set size N",
         values = np.asarray(values, dtype=float)
         ok = np.isfinite(values) & (values > 0)
         ticks.update(xs[ok].tolist())
-        ax.plot(xs[ok], values[ok], "o-", ms=4, lw=2, color=f"C{k}", label=label)
+        color = (colors or {}).get(label, f"C{k}")
+        ax.plot(xs[ok], values[ok], "o-", ms=4, lw=2, color=color, label=label)
         if orders and label in orders and ok.sum() >= 2:
             p, text = orders[label]
             c = np.exp(np.mean(np.log(values[ok]) - p * np.log(xs[ok])))
-            ax.plot(xs[ok], c * xs[ok] ** p, ":", lw=1.8, color=f"C{k}", label=f"{text} slope")
+            ax.plot(xs[ok], c * xs[ok] ** p, ":", lw=1.8, color=color, label=f"{text} slope")
     ax.set_xscale("log")
     ax.set_yscale("log")
     ticks = sorted(ticks)
