@@ -194,10 +194,15 @@ def baseline_rows(name, n_train=None, n_test=None):
 
 #: Budgeted machines: the exact SVM's kernel width, C = 10 (lam = 1 / (C n)) for BSGD and
 #: LLSVM; five epochs of BSGD (BudgetedSVM's default ``-e 5``: two leave it a few points short on
-#: 3 000-row subsamples); AMM with BudgetedSVM's defaults (lam = 1e-4, pruning every 10 000
-#: steps with c = 10, a bias feature, five epochs).
+#: 3 000-row subsamples).
 BUDGETED_C = 10.0
 BSGD_EPOCHS = 5
+#: AMM: chosen on ijcnn1's training rows alone (40 000 to train, 9 990 to validate, a permutation
+#: with seed 1, B = 50) over lam in {1e-4, 1e-5, 1e-6}, prune_c in {1, 10, 100}, 5 or 20 epochs:
+#: validation error 2.28 % (online) and 2.62 % (batch) here, against 3.60 % and 3.74 % with
+#: BudgetedSVM's defaults (lam = 1e-4, c = 10, 5 epochs); pruning every 10 000 steps and a bias
+#: feature as the toolbox.
+AMM_PARAMS = dict(lam=1e-5, prune_c=1.0, n_epochs=20)
 PROJECTION_MAX_BUDGET = 100  # projection costs O(B³) per maintenance
 #: LLSVM's dual coordinate descent stops at this tolerance: at 1e-4 (the default) and C = 10 it
 #: stops at max_iter on ijcnn1 subsamples with a duality gap within a factor 2 of the tolerance.
@@ -216,8 +221,8 @@ def budgeted_models(name, n_train, budget):
             lam=lam, budget=budget, maintenance=maintenance, n_iter=BSGD_EPOCHS * n_train,
             gamma=gamma, random_state=0)
     for mode in ("batch", "online"):
-        models[f"AMM ({mode})"] = AdaptiveMultiHyperplaneClassifier(budget=budget, mode=mode,
-                                                                    random_state=0)
+        models[f"AMM ({mode})"] = AdaptiveMultiHyperplaneClassifier(
+            budget=budget, mode=mode, **AMM_PARAMS, random_state=0)
     for landmarks in ("random", "kmeans"):
         models[f"LLSVM ({landmarks})"] = LowRankLinearizedSVC(
             budget=budget, landmarks=landmarks, gamma=gamma, C=BUDGETED_C, tol=LLSVM_TOL,
