@@ -107,9 +107,10 @@ def lab_server(tmp_path_factory, notebooks_dir) -> LabServer:
         JUPYTERLAB_SETTINGS_DIR=str(settings_dir),
         JUPYTERLAB_WORKSPACES_DIR=str(tmp / "workspaces"),
         IPYTHONDIR=str(tmp / "ipython"),
-        # The kernels import lsl_lib from the repository: keep bytecode and numba caches out of it.
+        # The kernels import lsl_lib from the repository: no bytecode written into it. numba's
+        # cache stays where the nbval run and a user's session keep it (lsl_lib/**/__pycache__):
+        # a notebook's fast paths are compiled once per test run, not once more here.
         PYTHONDONTWRITEBYTECODE="1",
-        NUMBA_CACHE_DIR=str(tmp / "numba"),
     )
     port, token = _free_port(), secrets.token_hex(24)
     command = [

@@ -1,7 +1,12 @@
-"""Tests of lsl_lib.datasets: generators, bundled loaders, svmlight and shared sets."""
+"""Tests of lsl_lib.datasets: generators, bundled loaders, svmlight, shared and fetched sets."""
 import bz2
+import functools
 import gzip
+import http.server
 import math
+import socket
+import threading
+import urllib.error
 
 import numpy as np
 import pytest
@@ -14,9 +19,9 @@ from sklearn.svm import LinearSVC
 
 from lsl_lib import datasets
 from lsl_lib.datasets import (
-    checkerboard, concentric_circles, linear_teacher, load_breast_cancer, load_covtype,
-    load_digits, load_shared, load_svmlight, load_usps, mean_stream, shared_data_dir,
-    two_gaussian_blobs,
+    LIBSVM_SETS, checkerboard, concentric_circles, fetch_covtype, fetch_cpu_act, fetch_libsvm,
+    linear_teacher, load_breast_cancer, load_covtype, load_digits, load_shared, load_svmlight,
+    load_usps, mean_stream, shared_data_dir, two_gaussian_blobs,
 )
 
 # (generator, kwargs, expected n_features)
@@ -428,3 +433,172 @@ def test_load_covtype():
     assert_array_equal(np.unique(y), np.arange(1, 8))
     assert_array_equal(X[:, 10:14].sum(axis=1), 1.0)  # one wilderness area per row
     assert (y == 2).sum() == 45328
+
+
+@pytest.mark.parametrize("text, line, what", [
+    ("1 1:0.5 3:1\n-1 2:x\n", 2, "'2:x' is not 'index:value'"),
+    ("1 1:0.5 3:1\n\n-1 2\n", 3, "'2' is not 'index:value'"),
+    ("1 1:0.5\nabc 2:1\n", 2, "the label 'abc' is not a number"),
+    ("1 1:0.5 # a comment\n1 3:0.5 1:1\n", 2, "index 1 after 3"),
+])
+@pytest.mark.parametrize("suffix", [".txt", ".bz2"])
+def test_load_svmlight_names_the_malformed_line(tmp_path, text, line, what, suffix):
+    path = _write(tmp_path / ("bad" + suffix), text)
+    with pytest.raises(ValueError, match=rf"bad{suffix}: line {line}: .*") as info:
+        load_svmlight(path)
+    assert what in str(info.value)
+
+
+def test_load_svmlight_index_beyond_n_features_names_the_line(tmp_path):
+    path = _write(tmp_path / "wide.txt", "1 1:1\n-1 7:1\n")
+    with pytest.raises(ValueError, match=r"line 2: index 7 > n_features=4"):
+        load_svmlight(path, n_features=4)
+
+
+def test_load_svmlight_corrupt_archive(tmp_path):
+    path = tmp_path / "cut.bz2"
+    path.write_bytes(bz2.compress(SVMLIGHT_TEXT.encode())[:-10])
+    with pytest.raises(ValueError, match="cut.bz2: cannot be read"):
+        load_svmlight(path)
+
+
+# ------------------------------------------------------------- fetched sets
+@pytest.fixture
+def libsvm_site(tmp_path, monkeypatch):
+    """A local HTTP server standing in for the LIBSVM site; records the paths served."""
+    root = tmp_path / "site"
+    (root / "binary").mkdir(parents=True)
+    served = []
+
+    class Handler(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args):
+            served.append(self.path)
+
+    server = http.server.ThreadingHTTPServer(
+        ("127.0.0.1", 0), functools.partial(Handler, directory=str(root)))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    monkeypatch.setattr(datasets, "LIBSVM_URL", f"http://127.0.0.1:{server.server_port}/")
+    monkeypatch.setenv("LSL_SHARED_DATA", str(tmp_path / "no_shared_data"))
+    yield root, served
+    server.shutdown()
+    server.server_close()
+
+
+def _closed_port_url():
+    with socket.socket() as s:  # a port nobody listens on: connections are refused at once
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    return f"http://127.0.0.1:{port}/"
+
+
+def test_fetch_libsvm_downloads_once_then_reads_the_cache(libsvm_site, tmp_path):
+    root, served = libsvm_site
+    # a9a is plain text on the site; 0/1 labels are mapped to -1/+1
+    (root / "binary" / "a9a.t").write_text("0 1:1 5:1\n1 2:1 123:1\n1 3:1\n")
+    X, y = fetch_libsvm("a9a", "test", data_home=tmp_path / "home")
+    assert X.shape == (3, 123) and X.indices.dtype == np.int32
+    assert_array_equal(y, [-1.0, 1.0, 1.0])
+    assert (tmp_path / "home" / "lsl" / "a9a.t").is_file()
+    assert not list((tmp_path / "home" / "lsl").glob("*.part"))
+    assert served == ["/binary/a9a.t"]
+    X2, y2 = fetch_libsvm("a9a", "test", data_home=tmp_path / "home")
+    assert served == ["/binary/a9a.t"]  # the second call did not go to the server
+    assert (X2 != X).nnz == 0
+    assert_array_equal(y2, y)
+
+
+def test_fetch_libsvm_reads_bz2(libsvm_site, tmp_path):
+    root, _ = libsvm_site
+    (root / "binary" / "ijcnn1.t.bz2").write_bytes(bz2.compress(b"-1 1:0.5 22:1\n1 3:-1\n"))
+    X, y = fetch_libsvm("ijcnn1", "test", data_home=tmp_path)
+    assert X.shape == (2, 22)
+    assert_allclose(X.toarray()[0, [0, 21]], [0.5, 1.0])
+    assert_array_equal(y, [-1.0, 1.0])
+
+
+def test_fetch_libsvm_malformed_download_names_the_line(libsvm_site, tmp_path):
+    root, _ = libsvm_site
+    (root / "binary" / "w8a.t").write_text("1 1:1\n1 2:1 oops\n")
+    with pytest.raises(ValueError, match=r"w8a.t: line 2: 'oops'"):
+        fetch_libsvm("w8a", "test", data_home=tmp_path)
+
+
+def test_fetch_libsvm_offline_says_what_to_do(tmp_path, monkeypatch):
+    monkeypatch.setattr(datasets, "LIBSVM_URL", _closed_port_url())
+    monkeypatch.setenv("LSL_SHARED_DATA", str(tmp_path / "no_shared_data"))
+    home = tmp_path / "home"
+    with pytest.raises(ConnectionError, match="could not download 'ijcnn1'") as info:
+        fetch_libsvm("ijcnn1", data_home=home, timeout=5)
+    message = str(info.value)
+    assert str(home / "lsl" / "ijcnn1.bz2") in message and "LSL_SHARED_DATA" in message
+    assert not list((home / "lsl").glob("*"))  # no partial file left behind
+    # offline='sample' only helps where a sample is shipped
+    with pytest.raises(ConnectionError):
+        fetch_libsvm("ijcnn1", data_home=home, offline="sample", timeout=5)
+    with pytest.raises(FileNotFoundError, match="download_if_missing=False"):
+        fetch_libsvm("ijcnn1", data_home=home, download_if_missing=False)
+
+
+def test_fetch_libsvm_offline_sample_of_a9a(tmp_path, monkeypatch):
+    monkeypatch.setattr(datasets, "LIBSVM_URL", _closed_port_url())
+    monkeypatch.setenv("LSL_SHARED_DATA", str(tmp_path / "no_shared_data"))
+    for split, n in [("train", 2000), ("test", 1000)]:
+        with pytest.warns(UserWarning, match="sample of 'a9a'"):
+            X, y = fetch_libsvm("a9a", split, data_home=tmp_path, offline="sample", timeout=5)
+        assert X.shape == (n, 123) and set(np.unique(y)) == {-1.0, 1.0}
+        assert_array_equal(np.unique(X.data), [1.0])  # a9a's features are binary
+        assert 0.2 < np.mean(y == 1) < 0.3  # a9a: 24 % positives, kept by stratification
+
+
+def test_fetch_libsvm_prefers_the_shared_folder(tmp_path, monkeypatch):
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    with bz2.open(shared / "cod-rna.bz2", "wt") as f:
+        f.write("1 1:0.5\n-1 8:2\n")
+    monkeypatch.setenv("LSL_SHARED_DATA", str(shared))
+    monkeypatch.setattr(datasets, "LIBSVM_URL", _closed_port_url())
+    X, y = fetch_libsvm("cod-rna", data_home=tmp_path / "home")
+    assert X.shape == (2, 8)
+    assert_array_equal(y, [1.0, -1.0])
+    assert not (tmp_path / "home" / "lsl").exists()
+
+
+@pytest.mark.parametrize("kwargs, match", [
+    (dict(name="nope"), "name must be one of"),
+    (dict(name="a9a", split="valid"), "split must be"),
+    (dict(name="cpusmall", split="test"), "no test file"),
+    (dict(name="a9a", offline="guess"), "offline must be"),
+])
+def test_fetch_libsvm_bad_input(kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        fetch_libsvm(**kwargs)
+
+
+def test_libsvm_sets_table():
+    for name, (folder, train, test, n_features) in LIBSVM_SETS.items():
+        assert folder in ("binary", "multiclass", "regression")
+        assert isinstance(train, str) and (test is None or isinstance(test, str))
+        assert n_features >= 1
+
+
+def test_openml_and_sklearn_fetchers_say_what_to_do_offline(tmp_path, monkeypatch):
+    def no_network(*args, **kwargs):
+        raise urllib.error.URLError("no route to host")
+
+    monkeypatch.setenv("LSL_SHARED_DATA", str(tmp_path / "no_shared_data"))
+    monkeypatch.setattr(sklearn.datasets, "fetch_openml", no_network)
+    monkeypatch.setattr(sklearn.datasets, "fetch_covtype", no_network)
+    with pytest.raises(ConnectionError, match="cpu_act from OpenML.*no route to host"):
+        fetch_cpu_act(data_home=tmp_path)
+    with pytest.raises(ConnectionError, match="covtype.*no route to host"):
+        fetch_covtype(data_home=tmp_path)
+
+
+@pytest.mark.skipif(
+    shared_data_dir() is None or not (shared_data_dir() / "pmlb_197_cpu_act.tsv.gz").is_file(),
+    reason="../shared/data (or $LSL_SHARED_DATA) with pmlb_197_cpu_act.tsv.gz is absent")
+def test_fetch_cpu_act_reads_the_shared_copy():
+    X, y = fetch_cpu_act()
+    assert X.shape == (8192, 21) and y.shape == (8192,)
+    assert 0 <= y.min() and y.max() <= 100  # the share of time in user mode, in %

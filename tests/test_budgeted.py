@@ -1,0 +1,688 @@
+"""Budgeted kernel machines, the oracles of issue 13.
+
+BSGD: without maintenance it is kernel Pegasos, the budget holds, the golden-section merge
+against a grid, each maintenance's weight degradation against a direct computation. AMM: its
+two paths agree and it reduces to multiclass Pegasos with one hyperplane per class. LLSVM:
+with every point a landmark it is the exact kernel SVM. numpy == numba, scikit-learn's
+contract, and bad input rejected before any compiled code runs.
+"""
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from sklearn.cluster import KMeans
+from sklearn.datasets import make_blobs
+from sklearn.svm import LinearSVC
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+import lsl_lib.budgeted as module
+from lsl_lib.budgeted import (GOLDEN_ITERATIONS, MAINTENANCES, AdaptiveMultiHyperplaneClassifier,
+                              BudgetedKernelSGDClassifier, BudgetedSGDState,
+                              LowRankLinearizedSVC, amm, amm_assignments, amm_numpy_chunk,
+                              amm_objective, bsgd, bsgd_objective, golden_section_arrays,
+                              golden_section_numpy, maintain_numba, merge_objective,
+                              merge_position_numpy, merging_numpy, projection_numpy,
+                              prune_hyperplanes, removal_numpy)
+from lsl_lib.coordinate_descent import svm_objectives
+from lsl_lib.datasets import concentric_circles, load_digits
+from lsl_lib.kernel_pegasos import KernelPegasosClassifier, kernel_pegasos, optimal_objective
+from lsl_lib.kernels import check_kernel_params, kernel_matrix
+from lsl_lib.pegasos import PegasosClassifier
+
+
+# ---- BSGD ----
+
+X_circ, y_circ = concentric_circles(300, noise=0.15, random_state=0)
+Y_CIRC = y_circ.astype(float)
+
+
+def _three_classes(n=240, seed=0):
+    rng = np.random.default_rng(seed)
+    labels = np.arange(n) % 3
+    centres = np.array([[0.0, 0.0], [2.0, 0.5], [0.5, 2.0]])
+    return centres[labels] + rng.normal(scale=0.8, size=(n, 2)), labels
+
+
+@pytest.mark.parametrize("maintenance", MAINTENANCES)
+@pytest.mark.parametrize("sampling", ["iid", "reshuffle"])
+def test_without_maintenance_bsgd_is_kernel_pegasos(maintenance, sampling):
+    """B >= the number of violators: no maintenance runs and, on the same indices, the
+    support, coefficients and decision function are kernel Pegasos' (to 1e-10)."""
+    common = dict(lam=1e-3, n_iter=1500, gamma=1.0, sampling=sampling, random_state=4)
+    pegasos = KernelPegasosClassifier(**common).fit(X_circ, y_circ)
+    ours = BudgetedKernelSGDClassifier(budget=300, maintenance=maintenance, **common).fit(
+        X_circ, y_circ)
+    assert ours.n_maintenance_ == 0 and ours.degradation_ == 0.0
+    state, _ = bsgd(X_circ, Y_CIRC, 1e-3, 1500, 300, maintenance, gamma=1.0, sampling=sampling,
+                    random_state=4)
+    source = state.source[:state.m]
+    order = np.argsort(source)
+    np.testing.assert_array_equal(source[order], pegasos.support_)
+    np.testing.assert_array_equal(ours.support_vectors_[order], pegasos.support_vectors_)
+    np.testing.assert_allclose(ours.dual_coef_[order], pegasos.dual_coef_, rtol=1e-10)
+    np.testing.assert_allclose(ours.decision_function(X_circ), pegasos.decision_function(X_circ),
+                               rtol=1e-10, atol=1e-12)
+
+
+def test_a_budget_at_the_number_of_violators_is_enough():
+    """The smallest budget that never triggers maintenance is kernel Pegasos' support size."""
+    state, _ = kernel_pegasos(X_circ, Y_CIRC, 1e-3, 1500, gamma=1.0, random_state=1)
+    for budget, maintained in [(state.m, False), (state.m - 1, True)]:
+        clf = BudgetedKernelSGDClassifier(lam=1e-3, n_iter=1500, gamma=1.0, budget=budget,
+                                          random_state=1).fit(X_circ, y_circ)
+        assert (clf.n_maintenance_ > 0) == maintained
+
+
+@pytest.mark.parametrize("multiclass", [False, True])
+@pytest.mark.parametrize("budget", [1, 2, 7, 25])
+def test_merging_never_exceeds_the_budget(budget, multiclass):
+    X, y = _three_classes() if multiclass else (X_circ, y_circ)
+    clf = BudgetedKernelSGDClassifier(lam=1e-3, budget=budget, n_iter=1200, gamma=1.0,
+                                      record_every=1, random_state=0).fit(X, y)
+    assert len(clf.support_vectors_) == len(clf.dual_coef_) <= budget
+    assert clf.history_["n_support"].max() == budget and clf.n_maintenance_ > 0
+    assert np.all(np.diff(clf.history_["degradation"]) >= 0)
+
+
+@pytest.mark.parametrize("norm_m,norm_n,cross", [
+    (1.0, 1.0, 1.0),  # binary, equal coefficients of one sign
+    (4.0, 0.25, 1.0),  # binary, one sign, unequal
+    (0.25, 4.0, 1.0),
+    (4.0, 1.0, -2.0),  # binary, opposite signs: z beyond the larger one
+    (1.0, 4.0, -2.0),
+    (2.0, 5.0, 1.0),  # multiclass: A_m = (1, -1, 0), A_n = (2, 0, -1)
+    (2.0, 2.0, -1.0),  # multiclass: A_m = (1, -1, 0), A_n = (-1, 0, 1)
+])
+@pytest.mark.parametrize("k_mn", [0.9, 0.5, 0.05])
+def test_golden_section_merge_against_a_grid(norm_m, norm_n, cross, k_mn):
+    """The golden-section h reaches the largest ||A_z||^2 of a fine grid over [-5, 6] (which
+    contains the searched brackets) and lies within the final bracket width of the grid's h."""
+    log_k = np.log(k_mn)
+    h = merge_position_numpy(norm_m, norm_n, cross, log_k)
+    grid = np.linspace(-5.0, 6.0, 1_100_001)
+    values = merge_objective(grid, norm_m, norm_n, cross, log_k)
+    best = values.max()
+    assert merge_objective(h, norm_m, norm_n, cross, log_k) >= best - 1e-9 * best
+    width = 5.0 * (2 / (1 + 5 ** 0.5)) ** GOLDEN_ITERATIONS
+    maximisers = grid[values >= best - 1e-9 * best]  # two of them when m and n are alike
+    assert np.abs(h - maximisers).min() < width + 1e-5
+    for lo in (0.0, 1.0, -5.0):  # the compiled search, on each bracket
+        hi = lo + (1.0 if lo == 0.0 else 5.0)
+        compiled = golden_section_arrays(np.full(1, lo), np.full(1, hi), norm_m, np.full(1, norm_n),
+                                         np.full(1, cross), np.full(1, log_k))
+        assert compiled[0] == pytest.approx(
+            golden_section_numpy(lo, hi, norm_m, norm_n, cross, log_k), abs=1e-12)
+
+
+def _state(n_sv, d, n_columns, seed):
+    """A support of n_sv random points with random coefficients, as after an insertion."""
+    rng = np.random.default_rng(seed)
+    state = BudgetedSGDState(n_sv, d, n_columns, n_sv - 1)
+    state.sv[:] = rng.normal(size=(n_sv, d))
+    state.svT[:] = state.sv.T
+    state.A[:] = rng.normal(size=(n_sv, n_columns)) * rng.uniform(0.2, 3.0, size=(n_sv, 1))
+    state.source[:] = np.arange(n_sv)
+    state.position[:] = np.arange(n_sv)
+    state.m = n_sv
+    return state
+
+
+def _degradation_directly(before, after, kernel, gamma, degree, coef0):
+    r""":math:`\|w_{before} - w_{after}\|^2` from the kernel matrix of all points involved."""
+    points = np.vstack([before.sv[:before.m], after.sv[:after.m]])
+    v = np.vstack([before.A[:before.m], -after.A[:after.m]])
+    return np.sum(v * (kernel_matrix(points, None, kernel, gamma, degree, coef0) @ v))
+
+
+def _copy(state):
+    new = BudgetedSGDState(len(state.position), state.sv.shape[1], state.A.shape[1],
+                           len(state.source) - 1)
+    for name in ("sv", "svT", "A", "source", "position"):
+        getattr(new, name)[:] = getattr(state, name)
+    new.m = state.m
+    return new
+
+
+@pytest.mark.parametrize("maintenance", MAINTENANCES)
+@pytest.mark.parametrize("n_columns", [1, 3])
+def test_each_maintenance_reports_its_exact_weight_degradation(maintenance, n_columns):
+    """||Delta||^2 returned = ||w_before - w_after||^2 computed from the full kernel matrix;
+    removal's is ||A_p||^2 k(x_p, x_p) (polynomial kernel: k(x, x) != 1); projection never
+    degrades more than removal; merging picks the best partner; numba agrees."""
+    kernel, params = ("gaussian", (0.3, 3, 1.0)) if maintenance == "merging" else (
+        "polynomial", (None, 2, 1.0))
+    code, gamma, degree, coef0 = check_kernel_params(kernel, *params, n_features=5)
+    before = _state(12, 5, n_columns, seed=n_columns)  # degree 2 in R^5: 21 > 11 dimensions
+    after = _copy(before)
+    if maintenance == "removal":
+        loss = removal_numpy(after, kernel, gamma, degree, coef0)
+        p = np.argmin((before.A[:12] ** 2).sum(axis=1))
+        k_pp = kernel_matrix(before.sv[[p]], None, kernel, gamma, degree, coef0)[0, 0]
+        assert k_pp > 1.5
+        assert loss == pytest.approx(before.A[p] @ before.A[p] * k_pp, rel=1e-12)
+    elif maintenance == "projection":
+        loss = projection_numpy(after, kernel, gamma, degree, coef0)
+        assert loss <= removal_numpy(_copy(before), kernel, gamma, degree, coef0)
+    else:
+        loss = merging_numpy(after, gamma)
+        alternatives = []
+        p = np.argmin((before.A[:12] ** 2).sum(axis=1))
+        for n in range(12):  # every partner at its grid-best h
+            if n != p:
+                d2 = ((before.sv[p] - before.sv[n]) ** 2).sum()
+                f = merge_objective(np.linspace(-5, 6, 110_001), before.A[p] @ before.A[p],
+                                    before.A[n] @ before.A[n], before.A[p] @ before.A[n],
+                                    -gamma * d2)
+                alternatives.append(before.A[p] @ before.A[p] + before.A[n] @ before.A[n]
+                                    + 2 * np.exp(-gamma * d2) * before.A[p] @ before.A[n]
+                                    - f.max())
+        assert loss <= min(alternatives) + 1e-8 * abs(min(alternatives))
+    assert after.m == 11
+    assert loss == pytest.approx(_degradation_directly(before, after, kernel, gamma, degree,
+                                                       coef0), rel=1e-7, abs=1e-10)
+    compiled = _copy(before)
+    compiled.m, compiled_loss = maintain_numba(compiled.sv, compiled.svT, compiled.A,
+                                               compiled.source,
+                                               compiled.position, 12,
+                                               MAINTENANCES.index(maintenance), code, gamma,
+                                               degree, coef0)
+    assert compiled.m == 11 and compiled_loss == pytest.approx(loss, rel=1e-10)
+    np.testing.assert_allclose(compiled.A, after.A, rtol=1e-10, atol=1e-10 * np.abs(after.A).max())
+    np.testing.assert_allclose(compiled.sv, after.sv, rtol=1e-12)
+    np.testing.assert_array_equal(compiled.svT, compiled.sv.T)
+    np.testing.assert_array_equal(compiled.source, after.source)
+    kept = after.source[:after.m][after.source[:after.m] >= 0]
+    np.testing.assert_array_equal(after.position[kept], np.flatnonzero(after.source >= 0))
+    assert np.sum(after.position >= 0) == len(kept)
+
+
+def _sparse_problem(n=200, d=30, seed=0):
+    A = sp.random(n, d, density=0.2, random_state=seed, format="csr")
+    w = np.random.default_rng(seed).normal(size=d)
+    return A, np.where(A @ w > np.median(A @ w), 1.0, -1.0)
+
+
+@pytest.mark.parametrize("maintenance", MAINTENANCES)
+@pytest.mark.parametrize("problem", ["binary", "multiclass", "sparse"])
+def test_numba_and_numpy_agree(maintenance, problem):
+    """Same indices, same iterates: support, coefficients and the trace to 1e-10 (CSR rows
+    on both paths give the dense run's). Coefficients are compared to 1e-10 of the largest:
+    a projection leaves some small ones as differences of large terms. The projection
+    solves with K_RR, so rounding differences between the paths grow with its condition
+    number: gamma = 2 keeps these support vectors' kernel matrix well conditioned (at
+    gamma = 0.5 the paths drift apart by up to 2e-9 over 250 projections).
+    Removal and merging agree at 1e-10 for gamma = 0.5 too."""
+    if problem == "binary":
+        X, y, n_classes = X_circ, Y_CIRC, 2
+    elif problem == "multiclass":
+        (X, y), n_classes = _three_classes(), 3
+    else:
+        X, y = _sparse_problem()
+        n_classes = 2
+    common = dict(kernel="gaussian", gamma=2.0, n_classes=n_classes, sampling="reshuffle",
+                  random_state=3, record_every=300)
+    runs = [bsgd(X, y, 1e-3, 1200, 15, maintenance, backend=backend, **common)
+            for backend in ("numpy", "numba")]
+    if problem == "sparse":
+        runs.append(bsgd(X.toarray(), y, 1e-3, 1200, 15, maintenance, backend="numba", **common))
+    (reference, h_ref) = runs[0]
+    assert reference.n_maintenance > 100
+    for state, history in runs[1:]:
+        np.testing.assert_array_equal(state.source, reference.source)
+        assert state.m == reference.m and state.n_maintenance == reference.n_maintenance
+        np.testing.assert_allclose(state.A, reference.A, rtol=1e-10,
+                                   atol=1e-10 * np.abs(reference.A).max())
+        np.testing.assert_allclose(state.sv, reference.sv, rtol=1e-10, atol=1e-14)
+        for column in history:
+            if column != "seconds":
+                np.testing.assert_allclose(history[column], h_ref[column], rtol=1e-10,
+                                           err_msg=column)
+
+
+def test_objective_decreases_and_accuracy_is_kernel_pegasos():
+    X_test, y_test = concentric_circles(1000, noise=0.15, random_state=1)
+    pegasos = KernelPegasosClassifier(lam=1e-3, gamma=1.0, random_state=0).fit(X_circ, y_circ)
+    ours = BudgetedKernelSGDClassifier(lam=1e-3, gamma=1.0, budget=20, record_every=300,
+                                       random_state=0).fit(X_circ, y_circ)
+    objective = ours.history_["objective"]
+    assert objective[-1] < 0.5 * objective[0]
+    assert ours.score(X_test, y_test) >= pegasos.score(X_test, y_test) - 0.02
+    assert len(ours.support_vectors_) == 20 < len(pegasos.support_vectors_)
+    final = bsgd_objective(X_circ, Y_CIRC, 1e-3, ours.support_vectors_, ours.dual_coef_,
+                           gamma=1.0)
+    assert objective[-1] == pytest.approx(final, rel=1e-12)
+
+
+def test_merging_degrades_least_and_learns_most():
+    """The paper's finding on a fixed run: merging < projection < removal in total
+    degradation, and removal is the worst classifier."""
+    X_test, y_test = concentric_circles(1000, noise=0.15, random_state=1)
+    fits = {m: BudgetedKernelSGDClassifier(lam=1e-3, gamma=1.0, budget=10, maintenance=m,
+                                           random_state=0).fit(X_circ, y_circ)
+            for m in MAINTENANCES}
+    degradation = {m: fit.degradation_ / fit.n_maintenance_ for m, fit in fits.items()}
+    assert degradation["merging"] < degradation["projection"] < degradation["removal"]
+    scores = {m: fit.score(X_test, y_test) for m, fit in fits.items()}
+    assert scores["removal"] < min(scores["merging"], scores["projection"])
+
+
+def test_multiclass_crammer_singer_on_digits():
+    X_train, X_test, y_train, y_test = load_digits(test_size=0.3)
+    clf = BudgetedKernelSGDClassifier(lam=1e-4, budget=100, random_state=0).fit(X_train, y_train)
+    assert clf.dual_coef_.shape == (100, 10)
+    assert clf.score(X_test, y_test) > 0.95
+    np.testing.assert_allclose(clf.decision_function(X_test),
+                               kernel_matrix(X_test, clf.support_vectors_, gamma=clf.gamma_)
+                               @ clf.dual_coef_, rtol=1e-12)
+
+
+def test_sparse_input_is_the_dense_estimator():
+    A, y = _sparse_problem(seed=1)
+    sparse_fit = BudgetedKernelSGDClassifier(budget=30, random_state=0).fit(A, y)
+    dense_fit = BudgetedKernelSGDClassifier(budget=30, random_state=0).fit(A.toarray(), y)
+    assert not sp.issparse(sparse_fit.support_vectors_)
+    np.testing.assert_allclose(sparse_fit.dual_coef_, dense_fit.dual_coef_, rtol=1e-10)
+    np.testing.assert_allclose(sparse_fit.decision_function(A), dense_fit.decision_function(A),
+                               rtol=1e-10, atol=1e-12)
+    with pytest.raises(TypeError, match="kernel='laplacian'"):
+        BudgetedKernelSGDClassifier(kernel="laplacian", maintenance="removal").fit(A, y)
+
+
+_X, _y = X_circ[:40], y_circ[:40]
+
+
+@pytest.mark.parametrize("params,X,y,match", [
+    (dict(budget=0), _X, _y, "budget"),
+    (dict(maintenance="random"), _X, _y, "maintenance"),
+    (dict(kernel="laplacian"), _X, _y, "maintenance='merging' needs kernel='gaussian'"),
+    (dict(kernel="polynomial"), _X, _y, "maintenance='merging' needs kernel='gaussian'"),
+    (dict(), np.where(np.eye(40, 2) == 1, np.nan, _X), _y, "NaN"),
+    (dict(), _X, _y[:-1], "inconsistent numbers of samples"),
+    (dict(), _X, np.ones(40), "one class"),
+    (dict(lam=0.0), _X, _y, "lam"),
+    (dict(n_iter=0), _X, _y, "n_iter"),
+    (dict(kernel="sigmoid"), _X, _y, "kernel"),
+    (dict(gamma=0.0), _X, _y, "gamma"),
+    (dict(sampling="cyclic"), _X, _y, "sampling"),
+    (dict(), np.empty((0, 2)), np.empty(0), "0 sample"),
+])
+def test_bad_input_is_named_before_compiled_code_runs(params, X, y, match, monkeypatch):
+    def must_not_run(*args):
+        raise AssertionError("compiled code ran on bad input")
+
+    monkeypatch.setattr(module, "bsgd_numba_chunk", must_not_run)
+    monkeypatch.setattr(module, "bsgd_numpy_chunk", must_not_run)
+    with pytest.raises(ValueError, match=match):
+        BudgetedKernelSGDClassifier(**params).fit(X, y)
+
+
+@parametrize_with_checks([BudgetedKernelSGDClassifier(random_state=0),
+                          BudgetedKernelSGDClassifier(budget=10, maintenance="projection",
+                                                      kernel="laplacian", random_state=0),
+                          BudgetedKernelSGDClassifier(budget=10, maintenance="removal",
+                                                      random_state=0)])
+def test_scikit_learn_contract(estimator, check):
+    check(estimator)
+
+
+def _xor(n=800, seed=0):
+    """XOR in the square: no single hyperplane per class separates it, two do."""
+    X = np.random.default_rng(seed).uniform(-1, 1, size=(n, 2))
+    return X, np.where(X[:, 0] * X[:, 1] > 0, "same", "opposite")
+
+
+def _multiclass(n=240, d=6, K=3, seed=0):
+    """Unit-norm rows, labels from the sign pattern of two directions (nonlinear in x)."""
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, d))
+    X /= np.linalg.norm(X, axis=1, keepdims=True)
+    y = (X[:, 0] > 0).astype(int) + (X[:, 1] * X[:, 2] > 0) % K
+    return X, y
+
+
+def _variants(X):
+    csr = sp.csr_matrix(X)
+    csr64 = sp.csr_matrix((csr.data, csr.indices.astype(np.int64), csr.indptr.astype(np.int64)),
+                          shape=csr.shape)
+    return {"dense": X, "csr": csr, "csr_int64": csr64}
+
+
+# ---- AMM ----
+
+@pytest.mark.parametrize("mode", ["online", "batch"])
+@pytest.mark.parametrize("budget,prune_every", [(1, None), (3, None), (4, 97), (6, 50)])
+def test_amm_numba_and_numpy_give_the_same_model(mode, budget, prune_every):
+    X, y = _multiclass()
+    ref_W, ref_active, ref_h = amm(X, y, 0.05, 3, budget, mode=mode, n_epochs=3,
+                                   prune_every=prune_every, prune_c=5.0, record_every=101,
+                                   backend="numpy", random_state=1)
+    assert ref_active.sum() > 3 or budget == 1  # hyperplanes were created
+    if prune_every is not None:  # ... and pruned
+        unpruned = amm(X, y, 0.05, 3, budget, mode=mode, n_epochs=3, prune_every=None,
+                       backend="numpy", random_state=1)[1]
+        assert unpruned.sum() > ref_active.sum()
+    for name, Xv in _variants(X).items():
+        W, active, h = amm(Xv, y, 0.05, 3, budget, mode=mode, n_epochs=3,
+                           prune_every=prune_every, prune_c=5.0, record_every=101,
+                           backend="numba", random_state=1)
+        np.testing.assert_array_equal(active, ref_active, err_msg=name)
+        np.testing.assert_allclose(W, ref_W, rtol=1e-10, atol=1e-12, err_msg=name)
+        np.testing.assert_allclose(h["objective"], ref_h["objective"], rtol=1e-10)
+        np.testing.assert_array_equal(h["n_hyperplanes"], ref_h["n_hyperplanes"])
+
+
+def test_amm_estimator_backends_agree_on_sparse_input_with_pruning():
+    X, y = _xor(600)
+    kw = dict(lam=1e-3, budget=5, prune_every=300, random_state=0)
+    a = AdaptiveMultiHyperplaneClassifier(backend="numpy", **kw).fit(sp.csr_matrix(X), y)
+    b = AdaptiveMultiHyperplaneClassifier(backend="numba", **kw).fit(X, y)
+    np.testing.assert_array_equal(a.n_hyperplanes_, b.n_hyperplanes_)
+    np.testing.assert_allclose(a.coef_, b.coef_, rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(a.intercept_, b.intercept_, rtol=1e-10, atol=1e-12)
+
+
+@pytest.mark.parametrize("mode", ["online", "batch"])
+@pytest.mark.parametrize("sampling", ["iid", "reshuffle"])
+@pytest.mark.parametrize("fit_intercept", [True, False])
+@pytest.mark.parametrize("backend", ["numpy", "numba"])
+def test_amm_with_one_hyperplane_per_class_is_multiclass_pegasos(mode, sampling, fit_intercept,
+                                                                 backend):
+    """B = 1: every example is assigned to its class's only hyperplane and none is ever
+    created, so AMM's step is Pegasos' with the Crammer-Singer hinge, batch size 1, no
+    projection, no averaging, step 1/(lam t), the same sampling and seed (same indices)."""
+    X, y = _multiclass(seed=3)
+    n_epochs = 3
+    model = AdaptiveMultiHyperplaneClassifier(
+        lam=0.05, budget=1, mode=mode, n_epochs=n_epochs, sampling=sampling,
+        fit_intercept=fit_intercept, backend=backend, random_state=7).fit(X, y)
+    pegasos = PegasosClassifier(
+        lam=0.05, loss="multiclass_hinge", n_iter=n_epochs * len(X), batch_size=1,
+        sampling=sampling, projection=False, averaging="none", step_offset=0,
+        fit_intercept=fit_intercept, backend=backend, random_state=7).fit(X, y)
+    assert np.all(model.n_hyperplanes_ == 1)
+    np.testing.assert_allclose(model.coef_, pegasos.coef_, rtol=1e-10, atol=1e-13)
+    np.testing.assert_allclose(model.intercept_, pegasos.intercept_, rtol=1e-10, atol=1e-13)
+    np.testing.assert_array_equal(model.predict(X), pegasos.predict(X))
+
+
+def test_amm_first_step_creates_a_hyperplane_from_the_example():
+    """t = 1, eta = 1/lam: the shrink zeroes W, the hinge is 1 > 0, the true class's zero
+    hyperplane scores 0 <= 0, so a new hyperplane x/lam is created in slot 1 and the best
+    wrong hyperplane (the first zero one) becomes -x/lam."""
+    X = np.array([[1.0, 2.0], [0.5, -1.0]])
+    y = np.array([1, 0])
+    W = np.zeros((3, 2, 2))
+    active = np.zeros((3, 2), dtype=bool)
+    active[:, 0] = True
+    z = np.full(2, -1)
+    amm_numpy_chunk(X, y, W, active, z, np.array([0]), 0, 0.5, True)
+    expected = np.zeros((3, 2, 2))
+    expected[1, 1] = X[0] / 0.5
+    expected[0, 0] = -X[0] / 0.5
+    np.testing.assert_array_equal(W, expected)
+    np.testing.assert_array_equal(active, [[True, False], [True, True], [True, False]])
+    assert z[0] == 1
+
+
+def test_amm_respects_the_budget_and_records_its_trace():
+    X, y = _xor(600)
+    for budget in (1, 2, 5):
+        model = AdaptiveMultiHyperplaneClassifier(lam=1e-3, budget=budget, prune_every=None,
+                                                  record_every=150, random_state=0).fit(X, y)
+        assert np.all(model.n_hyperplanes_ <= budget) and model.n_hyperplanes_.min() >= 1
+        h = model.history_
+        assert set(h) == {"iteration", "epoch", "seconds", "objective", "n_hyperplanes"}
+        np.testing.assert_array_equal(h["iteration"], np.arange(0, 5 * 600 + 1, 150))
+        np.testing.assert_allclose(h["epoch"], h["iteration"] / 600)
+        assert h["objective"][0] == 1.0  # P(0): every hinge is 1
+        assert h["n_hyperplanes"][0] == 2 and np.all(h["n_hyperplanes"] <= 2 * budget)
+        assert np.all(np.diff(h["seconds"]) >= 0)
+        assert h["n_hyperplanes"][-1] == model.n_hyperplanes_.sum() == len(model.coef_) \
+            == len(model.hyperplane_classes_)
+        if budget > 1:  # piecewise linear: the objective falls well below any linear model's
+            assert h["objective"][-1] < 0.3 and model.n_hyperplanes_.max() >= 2
+        else:
+            assert h["objective"][-1] > 0.9
+
+
+def test_amm_solves_xor_only_with_two_hyperplanes_per_class():
+    """The decision regions are unions of linear pieces: one hyperplane per class is a
+    linear classifier (chance on XOR), two per class solve it, in both modes."""
+    X, y = _xor()
+    X_test, y_test = _xor(seed=1)
+    for mode in ("online", "batch"):
+        linear = AdaptiveMultiHyperplaneClassifier(lam=1e-3, budget=1, mode=mode,
+                                                   random_state=0).fit(X, y)
+        assert linear.score(X_test, y_test) < 0.7
+        for budget in (2, 4):
+            model = AdaptiveMultiHyperplaneClassifier(lam=1e-3, budget=budget, mode=mode,
+                                                      random_state=0).fit(X, y)
+            assert model.score(X_test, y_test) > 0.9, (mode, budget)
+            assert model.n_hyperplanes_.min() >= 2
+
+
+def test_amm_scores_are_the_max_of_each_class_hyperplanes():
+    X, y = _multiclass(300)
+    model = AdaptiveMultiHyperplaneClassifier(lam=1e-3, budget=4, random_state=0).fit(X, y)
+    s = X @ model.coef_.T + model.intercept_
+    expected = np.column_stack([s[:, model.hyperplane_classes_ == c].max(axis=1)
+                                for c in model.classes_])
+    np.testing.assert_allclose(model.decision_function(X), expected, rtol=1e-12)
+    np.testing.assert_array_equal(model.predict(X), model.classes_[expected.argmax(axis=1)])
+    binary = AdaptiveMultiHyperplaneClassifier(lam=1e-3, budget=3, random_state=0).fit(*_xor())
+    assert binary.decision_function(_xor()[0]).shape == (800,)
+
+
+def test_pruning_removes_exactly_the_smallest_hyperplanes_within_the_threshold():
+    lam, t, c = 0.5, 4, 1.0  # threshold (c / (lam t))^2 = 0.25
+    norms = np.array([[0.1, 0.3, 0.0], [0.2, 0.45, 0.05], [0.6, 0.0, 0.0]])
+    active = np.array([[True, True, False], [True, True, True], [True, False, False]])
+    W = np.zeros((3, 3, 2))
+    W[..., 0] = norms
+    removed = prune_hyperplanes(W, active, t, lam, c)
+    # by increasing norm: (1,2) 0.0025, (0,0) 0.01, (1,0) 0.04 -> sum 0.0525; (0,1) 0.09 would
+    # leave class 0 empty: skipped; (1,1) 0.2025 brings the sum to 0.255 > 0.25: stop.
+    # (2,0) is its class's only hyperplane.
+    np.testing.assert_array_equal(removed, [[1, 2], [0, 0], [1, 0]])
+    np.testing.assert_array_equal(active, [[False, True, False], [False, True, False],
+                                           [True, False, False]])
+    assert np.all(W[~active] == 0.0) and W[0, 1, 0] == 0.3 and W[1, 1, 0] == 0.45
+
+
+def test_pruning_with_a_huge_c_leaves_one_hyperplane_per_class():
+    X, y = _xor(400)
+    model = AdaptiveMultiHyperplaneClassifier(lam=1e-3, budget=4, prune_every=400, prune_c=1e9,
+                                              random_state=0).fit(X, y)
+    np.testing.assert_array_equal(model.n_hyperplanes_, [1, 1])
+    unpruned = AdaptiveMultiHyperplaneClassifier(lam=1e-3, budget=4, prune_every=None,
+                                                 random_state=0).fit(X, y)
+    assert unpruned.n_hyperplanes_.min() >= 2
+
+
+def test_amm_batch_mode_keeps_the_assignment_fixed_within_an_epoch():
+    """Batch starts with one online epoch: with one epoch the two modes are the same run;
+    later epochs use z_n = argmax_j w_{y_n j}^T x_n fixed at the epoch's start."""
+    X, y = _multiclass(300)
+    kw = dict(lam=1e-2, n_classes=3, budget=4, n_epochs=1, backend="numpy", random_state=0)
+    W_on, act_on, _ = amm(X, y, mode="online", **kw)
+    W_b, act_b, _ = amm(X, y, mode="batch", **kw)
+    np.testing.assert_array_equal(W_on, W_b)
+    kw["n_epochs"] = 3
+    W_on, _, _ = amm(X, y, mode="online", **kw)
+    W_b, act_b, _ = amm(X, y, mode="batch", **kw)
+    assert not np.allclose(W_on, W_b)
+    z = amm_assignments(X, y, W_b, act_b)
+    scores = np.einsum("nbd,nd->nb", W_b[y], X)
+    scores[~act_b[y]] = -np.inf
+    np.testing.assert_array_equal(z, scores.argmax(axis=1))
+
+
+def test_amm_objective_is_the_multiclass_hinge_of_the_class_scores():
+    X, y = _multiclass(50)
+    rng = np.random.default_rng(0)
+    W = rng.normal(size=(3, 2, X.shape[1]))
+    active = np.array([[True, True], [True, False], [True, True]])
+    W[~active] = 0.0
+    g = np.stack([(X @ W[k][active[k]].T).max(axis=1) for k in range(3)], axis=1)
+    hinge = [max(0.0, 1 + max(g[n, r] for r in range(3) if r != y[n]) - g[n, y[n]])
+             for n in range(len(y))]
+    expected = 0.5 * 0.1 * np.sum(W ** 2) + np.mean(hinge)
+    assert amm_objective(X, y, W, active, 0.1) == pytest.approx(expected, rel=1e-12)
+
+
+def test_amm_maps_labels_and_back():
+    X, y = make_blobs(300, centers=3, random_state=0)
+    labels = np.array(["a", "b", "c"])[y]
+    model = AdaptiveMultiHyperplaneClassifier(lam=1e-3, budget=3, random_state=0).fit(X, labels)
+    np.testing.assert_array_equal(model.classes_, ["a", "b", "c"])
+    assert set(model.predict(X)) <= set(labels) and model.score(X, labels) > 0.8
+    assert set(model.hyperplane_classes_) == {"a", "b", "c"}
+
+
+@pytest.mark.parametrize("params,match", [
+    (dict(budget=0), "budget"), (dict(mode="stochastic"), "mode"), (dict(lam=0.0), "lam"),
+    (dict(n_epochs=0), "n_epochs"), (dict(prune_every=0), "prune_every"),
+    (dict(prune_c=-1.0), "prune_c"), (dict(sampling="sorted"), "sampling"),
+    (dict(backend="cuda"), "backend"), (dict(random_state=-1), "random_state"),
+])
+def test_amm_rejects_bad_parameters(params, match):
+    X, y = _xor(50)
+    with pytest.raises(ValueError, match=match):
+        AdaptiveMultiHyperplaneClassifier(**params).fit(X, y)
+
+
+def test_amm_rejects_bad_data():
+    X, y = _xor(50)
+    model = AdaptiveMultiHyperplaneClassifier()
+    with pytest.raises(ValueError, match="one class"):
+        model.fit(X, np.zeros(50))
+    X_nan = X.copy()
+    X_nan[3, 1] = np.nan
+    with pytest.raises(ValueError, match="NaN"):
+        model.fit(X_nan, y)
+    with pytest.raises(ValueError, match="inconsistent"):
+        model.fit(X, y[:-1])
+    with pytest.raises(ValueError, match="Unknown label type"):
+        model.fit(X, np.linspace(0, 1, 50))
+    with pytest.raises(ValueError, match="features"):
+        model.fit(X, y).predict(np.ones((2, 3)))
+
+
+@parametrize_with_checks([
+    AdaptiveMultiHyperplaneClassifier(random_state=0),
+    AdaptiveMultiHyperplaneClassifier(budget=3, mode="batch", prune_every=20, sampling="iid",
+                                      fit_intercept=False, backend="numpy", random_state=0),
+])
+def test_amm_scikit_learn_contract(estimator, check):
+    check(estimator)
+
+
+# ---- LLSVM ----
+
+def test_llsvm_with_every_point_a_landmark_reaches_the_exact_kernel_svm_objective():
+    """Z Z^T = K, so the linear SVM on z is the kernel SVM without intercept: with
+    lam = 1/(C n), f = lam * P (P in liblinear's scaling) equals f(w*) of the kernel SVM.
+    gamma = 5 keeps K well enough conditioned for dual CD to converge in 200 epochs; with
+    C = 0.5, 13 points lie on the margin and 36 inside it (no trivial solution)."""
+    X, y = concentric_circles(80, noise=0.15, random_state=0)
+    C, n = 0.5, len(y)
+    model = LowRankLinearizedSVC(budget=n, C=C, gamma=5.0, tol=1e-10, max_iter=100_000,
+                                 random_state=0).fit(X, y)
+    y_pm = np.where(y == model.classes_[1], 1.0, -1.0)
+    w = model.coef_[0]
+    primal = 0.5 * w @ w + C * np.maximum(0.0, 1.0 - y_pm * model.decision_function(X)).sum()
+    lam = 1.0 / (C * n)
+    exact = optimal_objective(X, y_pm, lam, kernel="gaussian", gamma=5.0, tol=1e-12)
+    assert lam * primal == pytest.approx(exact, rel=1e-6)
+    Z = model._features(X)
+    np.testing.assert_allclose(Z @ Z.T, kernel_matrix(X, gamma=5.0), atol=1e-8)
+
+
+def test_llsvm_kmeans_landmarks_are_the_kmeans_centres():
+    X, y = concentric_circles(300, random_state=0)
+    model = LowRankLinearizedSVC(budget=12, landmarks="kmeans", random_state=0).fit(X, y)
+    seed = int(np.random.default_rng(0).integers(np.iinfo(np.int32).max))
+    centres = KMeans(n_clusters=12, n_init=1, random_state=seed).fit(X).cluster_centers_
+    np.testing.assert_allclose(model.landmarks_, centres, rtol=1e-12)
+    K = kernel_matrix(centres, gamma=model.gamma_)
+    np.testing.assert_allclose(model.normalization_ @ K @ model.normalization_, np.eye(12),
+                               atol=1e-6)
+
+
+def test_llsvm_random_landmarks_are_training_points():
+    X, y = concentric_circles(200, random_state=0)
+    model = LowRankLinearizedSVC(budget=15, random_state=0).fit(X, y)
+    assert len(model.landmarks_) == 15
+    assert all(np.any(np.all(X == l, axis=1)) for l in model.landmarks_)
+    assert model.score(X, y) > 0.9
+
+
+def test_llsvm_multiclass_is_one_vs_rest_linear_svm_on_the_features():
+    X, y = _multiclass(300)
+    model = LowRankLinearizedSVC(budget=40, gamma=1.0, tol=1e-10, max_iter=100_000,
+                                 random_state=0).fit(X, y)
+    Z = model._features(X)
+    svc = LinearSVC(loss="hinge", fit_intercept=False, tol=1e-10, max_iter=1_000_000,
+                    random_state=0).fit(Z, y)
+    ratio = []
+    for k in range(3):
+        y_k = np.where(y == k, 1.0, -1.0)
+        ours = svm_objectives(Z, y_k, np.append(model.coef_[k], 0.0), np.zeros(len(y)), 1.0)[0]
+        theirs = svm_objectives(Z, y_k, np.append(svc.coef_[k], 0.0), np.zeros(len(y)), 1.0)[0]
+        ratio.append(ours / theirs)
+    np.testing.assert_allclose(ratio, 1.0, rtol=1e-6)
+    assert model.decision_function(X).shape == (300, 3)
+    assert np.mean(model.predict(X) == svc.predict(Z)) > 0.98
+
+
+def test_llsvm_sparse_input_gives_the_dense_model():
+    X, y = concentric_circles(200, random_state=0)
+    for landmarks in ("random", "kmeans"):
+        kw = dict(budget=10, landmarks=landmarks, random_state=0)
+        dense = LowRankLinearizedSVC(**kw).fit(X, y)
+        sparse = LowRankLinearizedSVC(**kw).fit(sp.csr_matrix(X), y)
+        np.testing.assert_allclose(sparse.landmarks_, dense.landmarks_, rtol=1e-10)
+        np.testing.assert_allclose(sparse.decision_function(sp.csr_matrix(X)),
+                                   dense.decision_function(X), rtol=1e-8, atol=1e-10)
+
+
+def test_llsvm_caps_the_budget_at_n_samples():
+    X, y = concentric_circles(30, random_state=0)
+    with pytest.warns(UserWarning, match="budget=100 is larger than n_samples=30"):
+        model = LowRankLinearizedSVC(random_state=0).fit(X, y)
+    assert model.landmarks_.shape == (30, 2)
+
+
+@pytest.mark.parametrize("params,error,match", [
+    (dict(budget=0), ValueError, "budget"), (dict(landmarks="kmedoids"), ValueError, "landmarks"),
+    (dict(kernel="sigmoid"), ValueError, "kernel"), (dict(C=0.0), ValueError, "C"),
+    (dict(gamma=-1.0), ValueError, "gamma"), (dict(tol=-1.0), ValueError, "tol"),
+    (dict(max_iter=0), ValueError, "max_iter"), (dict(backend="cuda"), ValueError, "backend"),
+])
+def test_llsvm_rejects_bad_parameters(params, error, match):
+    X, y = concentric_circles(50, random_state=0)
+    with pytest.raises(error, match=match):
+        LowRankLinearizedSVC(**params).fit(X, y)
+
+
+def test_llsvm_rejects_bad_data():
+    X, y = concentric_circles(50, random_state=0)
+    model = LowRankLinearizedSVC(budget=5)
+    with pytest.raises(TypeError, match="laplacian"):
+        LowRankLinearizedSVC(kernel="laplacian").fit(sp.csr_matrix(X), y)
+    with pytest.raises(ValueError, match="one class"):
+        model.fit(X, np.ones(50))
+    X_inf = X.copy()
+    X_inf[0, 0] = np.inf
+    with pytest.raises(ValueError, match="infinity"):
+        model.fit(X_inf, y)
+    with pytest.raises(ValueError, match="inconsistent"):
+        model.fit(X, y[:-1])
+
+
+@parametrize_with_checks([
+    LowRankLinearizedSVC(budget=10, random_state=0),
+    LowRankLinearizedSVC(budget=10, landmarks="kmeans", fit_intercept=True, random_state=0),
+])
+def test_llsvm_scikit_learn_contract(estimator, check):
+    check(estimator)
