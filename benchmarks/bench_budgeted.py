@@ -287,7 +287,7 @@ def speed_rows(n_rows, budget, repeats):
     X, y = load_problem("ijcnn1", n_rows)[:2]
     rows = []
     for maintenance in ("removal", "projection", "merging"):
-        def fit(backend):
+        def fit(backend, maintenance=maintenance):
             return lambda: BudgetedKernelSGDClassifier(
                 lam=1.0 / (BUDGETED_C * len(y)), budget=budget, maintenance=maintenance,
                 n_iter=len(y), gamma=SVC_PARAMS["ijcnn1"]["gamma"], backend=backend,
