@@ -14,6 +14,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
+import bench_budgeted  # noqa: E402
 import bench_coordinate_descent  # noqa: E402
 import bench_doubly_stochastic  # noqa: E402
 import bench_elm  # noqa: E402
@@ -38,7 +39,8 @@ BENCHMARKS = {"import": bench_import, "pegasos": bench_pegasos,
               "nystroem": bench_nystroem,
               "kernel_approximation_error": bench_kernel_approximation_error,
               "random_binning": bench_random_binning, "elm": bench_elm,
-              "kitchen_sinks": bench_kitchen_sinks, "doubly_stochastic": bench_doubly_stochastic}
+              "kitchen_sinks": bench_kitchen_sinks, "doubly_stochastic": bench_doubly_stochastic,
+              "budgeted": bench_budgeted}
 
 
 def main(argv=None):

@@ -33,6 +33,8 @@ from lsl_lib._plotting.elm import plot_activations, plot_elm_fit, plot_solver_ti
 from lsl_lib._plotting.kitchen_sinks import (plot_box_effect, plot_kitchen_sinks_fit,
                                              plot_oracle_inequality, plot_sink_families)
 from lsl_lib._plotting.doubly_stochastic import plot_dsg_convergence, plot_model_memory
+from lsl_lib._plotting.budgeted import (plot_budgeted_model, plot_complexity, plot_degradation,
+                                        plot_hyperplanes, plot_support_growth)
 
 __all__ = [
     "AXIS_LABELS", "new_figure", "plot_convergence",
@@ -51,4 +53,6 @@ __all__ = [
     "plot_activations", "plot_elm_fit", "plot_solver_times",
     "plot_box_effect", "plot_kitchen_sinks_fit", "plot_oracle_inequality", "plot_sink_families",
     "plot_dsg_convergence", "plot_model_memory",
+    "plot_budgeted_model", "plot_complexity", "plot_degradation", "plot_hyperplanes",
+    "plot_support_growth",
 ]
