@@ -538,6 +538,13 @@ def load_covtype():
     return table[:, :-1], table[:, -1].astype(np.int64)
 
 
+def _check_name_and_split(name, table, split):
+    if name not in table:
+        raise ValueError(f"name must be one of {sorted(table)}, got {name!r}")
+    if split not in ("train", "test"):
+        raise ValueError(f"split must be 'train' or 'test', got {split!r}")
+
+
 def load_shared(name, split="train"):
     """Load a LIBSVM benchmark set from :func:`shared_data_dir`.
 
@@ -566,10 +573,7 @@ def load_shared(name, split="train"):
     >>> X.shape  # doctest: +SKIP
     (32561, 123)
     """
-    if name not in _SHARED:
-        raise ValueError(f"name must be one of {sorted(_SHARED)}, got {name!r}")
-    if split not in ("train", "test"):
-        raise ValueError(f"split must be 'train' or 'test', got {split!r}")
+    _check_name_and_split(name, _SHARED, split)
     train_file, test_file, n_features = _SHARED[name]
     if split == "test" and test_file is None:
         raise ValueError(f"split='test' is not available for {name!r}: no test file")
@@ -685,10 +689,7 @@ def fetch_libsvm(name, split="train", *, data_home=None, download_if_missing=Tru
     >>> X.shape  # doctest: +SKIP
     (32561, 123)
     """
-    if name not in LIBSVM_SETS:
-        raise ValueError(f"name must be one of {sorted(LIBSVM_SETS)}, got {name!r}")
-    if split not in ("train", "test"):
-        raise ValueError(f"split must be 'train' or 'test', got {split!r}")
+    _check_name_and_split(name, LIBSVM_SETS, split)
     if offline not in ("raise", "sample"):
         raise ValueError(f"offline must be 'raise' or 'sample', got {offline!r}")
     folder, train_file, test_file, n_features = LIBSVM_SETS[name]
