@@ -33,9 +33,10 @@ import scipy.sparse as sp
 from sklearn.svm import SVC
 
 from common import ratio_row, timed
-from lsl_lib.budgeted import (AdaptiveMultiHyperplaneClassifier, BudgetedKernelSGDClassifier,
-                              LowRankLinearizedSVC)
+from lsl_lib.budgeted import (PROJECTION_JITTER, AdaptiveMultiHyperplaneClassifier,
+                              BudgetedKernelSGDClassifier, LowRankLinearizedSVC)
 from lsl_lib.datasets import load_shared, shared_data_dir
+from lsl_lib.kernels import kernel_matrix
 from lsl_lib.pegasos import PegasosClassifier
 
 PAPER = ("N. Djuric, L. Lan, S. Vucetic, Z. Wang. BudgetedSVM: a toolbox for scalable SVM "
@@ -308,7 +309,29 @@ def speed_rows(n_rows, budget, repeats):
             numpy_times, numba_times, target=10.0,
             note=f"one epoch, {models[1].n_maintenance_} maintenances; identical models "
                  f"(rtol 1e-10)"))
+        if maintenance == "projection":
+            floor_times = timed(_projection_floor(models[1], budget), repeats)
+            rows.append(ratio_row(
+                "  projection: numpy reference / floor (the ceiling of the ratio)", numpy_times,
+                floor_times, note="floor: the maintenances' own work at BLAS/LAPACK speed, "
+                                  "which both paths must do (K_RR and its Cholesky factor)"))
+            rows.append(ratio_row("  projection: numba / floor", numba_times, floor_times))
     return rows
+
+
+def _projection_floor(model, budget):
+    """What every projection does whichever path runs it, at BLAS/LAPACK speed: the
+    (B - 1) x (B - 1) kernel matrix of the remaining support vectors and its Cholesky
+    factor, once per maintenance of ``model``'s run."""
+    S = model.support_vectors_[:budget - 1]
+    gamma, count = model.gamma_, model.n_maintenance_
+
+    def floor():
+        for _ in range(count):
+            K = kernel_matrix(S, None, "gaussian", gamma)
+            K[np.diag_indices_from(K)] += PROJECTION_JITTER
+            np.linalg.cholesky(K)
+    return floor
 
 
 def run(quick=False):
