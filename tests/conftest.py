@@ -216,3 +216,24 @@ def pytest_runtest_makereport(item, call):
             report.outcome = "skipped"
             report.longrepr = (str(item.path), item.location[1] or 0,
                                "Skipped: numba is not importable or LSL_NUMBA=0 disables it")
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config, log):
+    """``--dist loadscope``, except that each notebook's browser test is a scope of its own.
+
+    loadscope keeps a module's tests on one worker (and a notebook's cells in order, which
+    nbval needs); for the browser test that would put every notebook's Run All on one worker
+    while the others finish. Each worker starts its own JupyterLab and Chromium.
+    """
+    if config.getoption("dist") != "loadscope":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class BrowserTestsApart(LoadScopeScheduling):
+        def _split_scope(self, nodeid):
+            if "test_browser.py::test_notebook_in_jupyterlab[" in nodeid:
+                return nodeid
+            return super()._split_scope(nodeid)
+
+    return BrowserTestsApart(config, log)
