@@ -30,8 +30,16 @@ import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 
-import numpy as np
-import pytest
+# One BLAS/OpenMP thread in each test process and in the kernels it starts (nbval's, the
+# browser test's JupyterLab): the tests run one worker per core (pytest-xdist), and a second
+# BLAS thread on a core that another process keeps busy makes BLAS-heavy notebooks several
+# times slower (measured for binder/start: lecture 07 118 s against 22 s). Set before numpy
+# is imported; a value already in the environment wins.
+for _variable in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_variable, "1")
+
+import numpy as np  # noqa: E402
+import pytest  # noqa: E402
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS_DIR = Path(os.environ.get("LSL_NOTEBOOKS_DIR", REPO_ROOT / "notebooks")).resolve()
