@@ -4,7 +4,9 @@ numba is optional at run time and never imported or compiled when ``lsl_lib`` is
 imported. A topic module marks its compiled loops with :func:`jit`; the first call
 of one imports numba and rebinds every marked function visible in its module (its
 own and those it imported from other modules) to its ``numba.njit(cache=True)``
-dispatcher, so marked functions may call each other.
+dispatcher, so marked functions may call each other. Compiled loops release the GIL
+(``nogil=True``): they touch no Python object, and threads (Dask's in-process workers,
+:mod:`lsl_lib.distributed`) then run them in parallel.
 Without numba (or with ``LSL_NUMBA=0``) the same functions stay plain Python: the
 estimators then run their numpy reference instead (see :func:`resolve_backend`).
 """
@@ -59,7 +61,7 @@ def _dispatcher(func):
     if dispatcher is None:
         import numba
 
-        dispatcher = _dispatchers[func] = numba.njit(cache=True)(func)
+        dispatcher = _dispatchers[func] = numba.njit(cache=True, nogil=True)(func)
         _bind_module(sys.modules[func.__module__])
     return dispatcher
 
