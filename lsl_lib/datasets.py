@@ -213,6 +213,67 @@ def linear_teacher(n_samples=1000, n_features=20, label_noise=0.1, random_state=
     return (X, y, w_true) if return_coef else (X, y)
 
 
+def _teacher_block(seed, block, rows, w_true, label_noise):
+    """Rows of block ``block`` of :func:`lazy_linear_teacher`, from their own seed."""
+    rng = np.random.default_rng([seed, block])
+    X = rng.standard_normal((rows, len(w_true)))
+    y = np.where(X @ w_true >= 0, 1, -1).astype(np.int64)
+    y[rng.choice(rows, size=int(round(label_noise * rows)), replace=False)] *= -1
+    return X, y
+
+
+def lazy_linear_teacher(n_samples=1_000_000, n_features=100, chunk_size=10_000,
+                        label_noise=0.1, random_state=None):
+    """:func:`linear_teacher` as dask arrays, each chunk made only when it is computed.
+
+    Any number of rows at the memory cost of one chunk: chunk b is drawn from the seed
+    sequence (seed, b), so it comes out the same each time it is computed, in any order
+    and on any worker; all chunks share one teacher ``w_true``. For out-of-core training
+    (:func:`lsl_lib.distributed.fit_out_of_core`).
+
+    Parameters
+    ----------
+    n_samples : int, default=1_000_000
+    n_features : int, default=100
+    chunk_size : int, default=10_000
+        Rows per chunk (the last one may be shorter).
+    label_noise : float, default=0.1
+        Fraction of labels flipped in each chunk, in [0, 0.5).
+    random_state : None, int or numpy.random.Generator, default=None
+        Draws the teacher and the seed of the chunks.
+
+    Returns
+    -------
+    X : dask array of shape (n_samples, n_features), float64
+    y : dask array of shape (n_samples,), int64 in {-1, +1}
+
+    Examples
+    --------
+    >>> X, y = lazy_linear_teacher(10**7, 100, random_state=0)  # doctest: +SKIP
+    >>> X.nbytes / 2**30  # doctest: +SKIP
+    7.450580596923828
+    """
+    import dask
+    import dask.array as da
+
+    n_samples = _check_int("n_samples", n_samples, 2)
+    n_features = _check_int("n_features", n_features, 1)
+    chunk_size = _check_int("chunk_size", chunk_size, 1)
+    label_noise = _check_real("label_noise", label_noise, 0.0, 0.5)
+    rng = check_random_state(random_state)
+    w_true = rng.standard_normal(n_features)
+    w_true /= np.linalg.norm(w_true)
+    seed = int(rng.integers(0, 2**63))
+    X_blocks, y_blocks = [], []
+    for block, start in enumerate(range(0, n_samples, chunk_size)):
+        rows = min(chunk_size, n_samples - start)
+        pair = dask.delayed(_teacher_block, nout=2, pure=True)(seed, block, rows, w_true,
+                                                               label_noise)
+        X_blocks.append(da.from_delayed(pair[0], (rows, n_features), dtype=np.float64))
+        y_blocks.append(da.from_delayed(pair[1], (rows,), dtype=np.int64))
+    return da.concatenate(X_blocks), da.concatenate(y_blocks)
+
+
 def mean_stream(n_samples=1000, mean=2.0, std=1.0, random_state=None):
     """I.i.d. draws of N(mean, std^2): the stream of the "mean by SGD" example.
 

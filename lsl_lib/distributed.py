@@ -495,9 +495,9 @@ def fit_out_of_core(estimator, X, y, *, memory_budget=64 * 2**20, n_epochs=1, cl
 
     X and y are computed one row chunk at a time (on the synchronous scheduler, in this
     process), the chunk handed to ``partial_fit`` and dropped: only a few chunks are ever in
-    memory, however large X is. Chunks larger than a quarter of ``memory_budget`` are cut
-    first, so that a chunk, its validated copy and the estimator's work on it fit in the
-    budget.
+    memory, however large X is. Chunks larger than an eighth of ``memory_budget`` are cut
+    first: a chunk being made, its validated copy (with the intercept column) and the
+    estimator's work on it take about four chunks, which leaves the budget a margin of two.
 
     Parameters
     ----------
@@ -526,7 +526,7 @@ def fit_out_of_core(estimator, X, y, *, memory_budget=64 * 2**20, n_epochs=1, cl
     Raises
     ------
     ValueError
-        If ``memory_budget`` cannot hold one row four times, or X and y do not match.
+        If ``memory_budget`` cannot hold eight rows, or X and y do not match.
     """
     import dask
 
@@ -540,10 +540,10 @@ def fit_out_of_core(estimator, X, y, *, memory_budget=64 * 2**20, n_epochs=1, cl
         raise ValueError(f"X must be 2-D and y 1-D with as many rows, got shapes {X.shape} "
                          f"and {y.shape}.")
     row_bytes = X.shape[1] * X.dtype.itemsize + y.dtype.itemsize
-    if not isinstance(memory_budget, Real) or memory_budget < 4 * row_bytes:
-        raise ValueError(f"memory_budget must be at least 4 rows of X and y ({4 * row_bytes} "
+    if not isinstance(memory_budget, Real) or memory_budget < 8 * row_bytes:
+        raise ValueError(f"memory_budget must be at least 8 rows of X and y ({8 * row_bytes} "
                          f"bytes), got {memory_budget!r}.")
-    rows = int(memory_budget // (4 * row_bytes))
+    rows = int(memory_budget // (8 * row_bytes))
     if max(X.chunks[0]) > rows:
         X, y = X.rechunk({0: rows, 1: -1}), y.rechunk(rows)
     else:
