@@ -47,6 +47,7 @@ Dask Development Team. Dask: library for dynamic task scheduling, 2016. https://
 """
 import atexit
 import logging
+import math
 import time
 import tracemalloc
 from dataclasses import dataclass
@@ -64,7 +65,8 @@ from lsl_lib._core.scores import labels_from_scores
 from lsl_lib._core.validation import add_intercept_column, check_batch_size
 from lsl_lib.doubly_stochastic import DoublyStochasticClassifier, DoublyStochasticRegressor
 from lsl_lib.losses import get_loss
-from lsl_lib.pegasos import PegasosClassifier, PegasosState, pegasos, weighted_objective
+from lsl_lib.pegasos import (PegasosClassifier, PegasosState, encode_labels, pegasos,
+                             weighted_objective)
 
 #: Seconds to wait for a scheduler given by its address before giving up.
 CONNECT_TIMEOUT = 5
@@ -72,6 +74,7 @@ CONNECT_TIMEOUT = 5
 PARTITIONS = ("iid", "sorted", "chunks")
 
 _LOCAL_CLIENTS = {}  # n_workers -> the Client of this module's own LocalCluster
+_ADDRESS_CLIENTS = {}  # a scheduler's address -> the Client connected to it
 
 
 def _close_local_clusters():
@@ -125,8 +128,13 @@ def get_client(scheduler=None, n_workers=2, timeout=CONNECT_TIMEOUT):
                     atexit.register(_close_local_clusters)
             return client
     if isinstance(scheduler, str):
+        client = _ADDRESS_CLIENTS.get(scheduler)
+        if client is not None and client.status == "running":
+            return client
         try:
-            return Client(scheduler, timeout=timeout, set_as_default=False)
+            client = _ADDRESS_CLIENTS[scheduler] = Client(scheduler, timeout=timeout,
+                                                          set_as_default=False)
+            return client
         except (OSError, TimeoutError) as exc:
             raise ConnectionError(
                 f"scheduler={scheduler!r}: no Dask scheduler answered within {timeout} s "
@@ -183,6 +191,34 @@ def partition_indices(y, n_parts, partition="iid", random_state=None):
 
 # --- averaged parallel Pegasos -----------------------------------------------------------
 
+def round_schedule(n_epochs, average_every, steps_per_epoch):
+    r"""The rounds of averaged parallel SGD: each worker's iterations in each, and when each ends.
+
+    Parameters
+    ----------
+    n_epochs : int
+    average_every : float > 0 or None
+        Epochs per round (``None``: one round).
+    steps_per_epoch : ndarray of int, shape (K,)
+        Iterations of one pass of each worker over its partition.
+
+    Returns
+    -------
+    iterations : list of ndarray of shape (K,), one per round
+        Round r runs the iterations from :math:`\mathrm{rint}(e_{r-1} s_k)` to
+        :math:`\mathrm{rint}(e_r s_k)`, so the rounds add up to ``n_epochs`` passes exactly.
+    ends : list of float
+        :math:`e_r`, the epoch at the end of round r.
+    """
+    if average_every is None:
+        ends = [float(n_epochs)]
+    else:
+        n_rounds = math.ceil(n_epochs / average_every - 1e-9)
+        ends = [min((r + 1) * average_every, n_epochs) for r in range(n_rounds)]
+    done = [np.rint(np.asarray(steps_per_epoch) * e).astype(np.int64) for e in [0.0, *ends]]
+    return [b - a for a, b in zip(done, done[1:])], ends
+
+
 def _pegasos_round(part, W, t, n_iter, seed, kwargs):
     """One worker's round: ``n_iter`` Pegasos steps from W at step count t; its output
     iterate. A task: it runs where the partition ``part = (X, y)`` lives."""
@@ -201,7 +237,7 @@ def _partition_loss(part, W, loss):
     return X.shape[0] * weighted_objective(W, X, y, 0.0, loss), X.shape[0]
 
 
-def _load_partition(X, y, fit_intercept, encode):
+def _load_partition(X, y, fit_intercept, classes, loss):
     """A dask partition computed on its worker, validated, encoded as the loss reads it."""
     X = check_array(X, accept_sparse="csr", dtype=[np.float64, np.float32], order="C",
                     input_name="X")
@@ -209,7 +245,7 @@ def _load_partition(X, y, fit_intercept, encode):
     if X.shape[0] != y.shape[0]:
         raise ValueError(f"X and y have different numbers of rows in a partition: "
                          f"{X.shape[0]} and {y.shape[0]}.")
-    return (add_intercept_column(X) if fit_intercept else X), encode(y)
+    return (add_intercept_column(X) if fit_intercept else X), encode_labels(y, classes, loss)
 
 
 def _never(estimator):
@@ -240,9 +276,10 @@ class ParallelPegasosClassifier(PegasosClassifier):
     n_workers : int, default=2
         K, the number of partitions and of parallel runs. They share the cluster's workers
         when it has fewer.
-    average_every : int or None, default=None
-        Epochs between two averagings; ``None``: one-shot averaging at the end. The number
-        of communication rounds is :math:`\lceil` ``n_epochs / average_every`` :math:`\rceil`.
+    average_every : float > 0 or None, default=None
+        Epochs between two averagings, fractions allowed (0.1: ten averagings per pass);
+        ``None``: one-shot averaging at the end. The number of communication rounds is
+        :math:`\lceil` ``n_epochs / average_every`` :math:`\rceil` (:func:`round_schedule`).
     partition : {'iid', 'sorted', 'chunks'} or None, default=None
         How the rows are split (:func:`partition_indices`). ``None``: ``'iid'`` for data in
         memory, ``'chunks'`` (its own chunks, rechunked into ``n_workers``) for a dask array
@@ -320,7 +357,7 @@ class ParallelPegasosClassifier(PegasosClassifier):
                           "reference_objective")},
         "n_epochs": [Interval(Integral, 1, None, closed="left")],
         "n_workers": [Interval(Integral, 1, None, closed="left")],
-        "average_every": [Interval(Integral, 1, None, closed="left"), None],
+        "average_every": [Interval(Real, 0, None, closed="neither"), None],
         "partition": [StrOptions(set(PARTITIONS)), None],
         "scheduler": [None, str, HasMethods(["submit", "gather", "scatter"])],
     }
@@ -360,7 +397,7 @@ class ParallelPegasosClassifier(PegasosClassifier):
                              "samples: some partitions would be empty.")
         encoded = self._encode(y)
         data = [(X[p], encoded[p]) for p in parts]
-        futures = client.scatter(data)
+        futures = client.scatter(data, hash=False)
         return futures, np.array([len(p) for p in parts])
 
     def _scatter_dask(self, client, X, y):
@@ -383,7 +420,8 @@ class ParallelPegasosClassifier(PegasosClassifier):
         rows = -(-X.shape[0] // self.n_workers)
         X = X.rechunk({0: rows, 1: -1})
         y = y.rechunk(rows)
-        blocks = [dask.delayed(_load_partition)(xb, yb, self.fit_intercept, self._encode)
+        blocks = [dask.delayed(_load_partition)(xb, yb, self.fit_intercept, self.classes_,
+                                                self.loss)
                   for xb, yb in zip(X.to_delayed().ravel(), y.to_delayed().ravel())]
         futures = client.compute(blocks)
         return futures, np.array(X.chunks[0])
@@ -412,12 +450,16 @@ class ParallelPegasosClassifier(PegasosClassifier):
         n_outputs = self._n_outputs()
         n_columns = self.n_features_in_ + self.fit_intercept
         W = np.zeros((n_outputs, n_columns))
-        epochs = self.n_epochs if self.average_every is None else self.average_every
         kwargs = dict(lam=self.lam, n_outputs=n_outputs, loss=loss,
                       batch_size=self.batch_size, sampling=self.sampling,
                       averaging=self.averaging, suffix_fraction=self.suffix_fraction,
                       step_offset=self.step_offset, backend=self.backend)
-        steps = -(-sizes // self.batch_size)  # one epoch of each worker, in iterations
+        iterations, ends = round_schedule(self.n_epochs, self.average_every,
+                                          -(-sizes // self.batch_size))
+        if min(n.min() for n in iterations) < 1:
+            raise ValueError(
+                f"average_every={self.average_every} epochs is less than one iteration of "
+                f"the smallest partition ({sizes.min()} rows, batch_size={self.batch_size}).")
         t = np.zeros(self.n_workers, dtype=np.int64)
         history = {"round": [], "epoch": [], "seconds": [], "objective": []}
         if eval_set is not None:
@@ -437,22 +479,16 @@ class ParallelPegasosClassifier(PegasosClassifier):
             if eval_set is not None:
                 history["test_error"].append(self._eval_metric(np.asarray(X_eval @ W.T), y_eval))
 
-        record(0, 0)
-        done, n_rounds = 0, 0
-        while done < self.n_epochs:
-            epochs_now = min(epochs, self.n_epochs - done)
-            n_iter = steps * epochs_now
-            futures = [client.submit(_pegasos_round, part, W,
-                                     int(t[k]), int(n_iter[k]), [seed, n_rounds, k], kwargs,
-                                     pure=False)
+        record(0, 0.0)
+        for n_rounds, (n_iter, end) in enumerate(zip(iterations, ends), start=1):
+            futures = [client.submit(_pegasos_round, part, W, int(t[k]), int(n_iter[k]),
+                                     [seed, n_rounds - 1, k], kwargs, pure=False)
                        for k, part in enumerate(parts)]
             W = np.tensordot(sizes / sizes.sum(), np.stack(client.gather(futures)), axes=1)
             t += n_iter
-            done += epochs_now
-            n_rounds += 1
-            record(n_rounds, done)
+            record(n_rounds, end)
         self._set_coef(W)
-        self.n_rounds_ = n_rounds
+        self.n_rounds_ = len(ends)
         self.partition_sizes_ = sizes
         self.t_ = t
         self.history_ = {key: np.asarray(value) for key, value in history.items()}
@@ -618,7 +654,7 @@ class _ParallelDoublyStochastic(MetaEstimatorMixin, BaseEstimator):
         members = [clone(base).set_params(random_state=int(s))
                    for s in rng.integers(0, 2**31 - 1, size=self.n_workers)]
         client = get_client(self.scheduler, self.n_workers)
-        data = client.scatter((X, y), broadcast=True)
+        data = client.scatter((X, y), broadcast=True, hash=False)
         futures = [client.submit(_fit_member, member, data, pure=False) for member in members]
         self.estimators_ = client.gather(futures)
         return self
@@ -628,7 +664,7 @@ class _ParallelDoublyStochastic(MetaEstimatorMixin, BaseEstimator):
         check_is_fitted(self)
         X = validate_data(self, X, accept_sparse="csr", dtype=np.float64, reset=False)
         client = get_client(self.scheduler, self.n_workers)
-        X_future = client.scatter(X, broadcast=True)
+        X_future = client.scatter(X, broadcast=True, hash=False)
         futures = [client.submit(_member_output, member, X_future, method, pure=False)
                    for member in self.estimators_]
         return np.mean(client.gather(futures), axis=0)

@@ -540,6 +540,14 @@ def reference_solution(X, y, lam, loss, n_outputs=1, epsilon=0.1, tol=1e-8, samp
     return result.x.reshape(n_outputs, n_features)
 
 
+def encode_labels(y, classes, loss):
+    """Labels as ``loss`` reads them: -1/+1 for 'hinge' and 'log', else class indices
+    0..K-1 as floats."""
+    if loss in ("hinge", "log"):
+        return signed_binary_labels(y, classes)
+    return np.searchsorted(classes, y).astype(np.float64)
+
+
 class _BasePegasos(BaseEstimator):
     """Parameters, validation and the fitting loop shared by both estimators."""
 
@@ -790,10 +798,7 @@ class PegasosClassifier(ClassifierMixin, _BasePegasos):
         self.random_state = random_state
 
     def _encode(self, y):
-        """Labels as the loss reads them: -1/+1, or class indices as floats."""
-        if self.loss in ("hinge", "log"):
-            return signed_binary_labels(y, self.classes_)
-        return np.searchsorted(self.classes_, y).astype(np.float64)
+        return encode_labels(y, self.classes_, self.loss)
 
     def _n_outputs(self):
         return 1 if self.loss in ("hinge", "log") else len(self.classes_)
