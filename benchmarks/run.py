@@ -16,6 +16,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import bench_budgeted  # noqa: E402
 import bench_coordinate_descent  # noqa: E402
+import bench_distributed  # noqa: E402
 import bench_doubly_stochastic  # noqa: E402
 import bench_elm  # noqa: E402
 import bench_fastfood  # noqa: E402
@@ -40,7 +41,7 @@ BENCHMARKS = {"import": bench_import, "pegasos": bench_pegasos,
               "kernel_approximation_error": bench_kernel_approximation_error,
               "random_binning": bench_random_binning, "elm": bench_elm,
               "kitchen_sinks": bench_kitchen_sinks, "doubly_stochastic": bench_doubly_stochastic,
-              "budgeted": bench_budgeted}
+              "budgeted": bench_budgeted, "distributed": bench_distributed}
 
 
 def main(argv=None):

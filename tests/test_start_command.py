@@ -78,3 +78,32 @@ def _status_or_none(url):
         return _status(url)
     except OSError:  # not listening yet
         return None
+
+
+def test_binder_link_is_named_in_one_line_and_used_by_the_badge_and_start_here():
+    """README.md names the repository on GitHub once (the `[binder]:` definition); its badge
+    and 00_start_here's link cell use that line, and the link opens a notebook that exists."""
+    import nbformat
+    from IPython.display import Markdown
+
+    readme = (REPO_ROOT / "README.md").read_text(encoding="utf-8")
+    assert len(re.findall(r"mybinder\.org/v2/gh/", readme)) == 1, "name the repository once"
+    url = re.search(r"^\[binder\]: (\S+)$", readme, re.MULTILINE).group(1)
+    match = re.fullmatch(r"https://mybinder\.org/v2/gh/([\w.-]+)/([\w.-]+)/HEAD"
+                         r"\?urlpath=lab/tree/(\S+)", url)
+    assert match, url
+    assert (REPO_ROOT / match.group(3)).is_file()
+    assert "[![Binder](https://mybinder.org/badge_logo.svg)][binder]" in readme
+    notebook = nbformat.read(REPO_ROOT / "notebooks" / "00_start_here.ipynb", as_version=4)
+    cells = [c for c in notebook.cells if c.cell_type == "code" and "README.md" in c.source]
+    assert len(cells) == 1
+    namespace = {}
+    cwd = os.getcwd()
+    os.chdir(REPO_ROOT / "notebooks")  # where the notebook runs
+    try:
+        exec(compile(cells[0].source, "00_start_here", "exec"), namespace)
+    finally:
+        os.chdir(cwd)
+    assert namespace["binder"] == url
+    shown = eval(cells[0].source.strip().splitlines()[-1], namespace)
+    assert isinstance(shown, Markdown) and f"]({url})" in shown.data
