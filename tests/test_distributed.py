@@ -10,6 +10,7 @@ import dask
 import dask.array as da
 import numpy as np
 import pytest
+import scipy.sparse as sp
 from distributed import Client, LocalCluster
 from sklearn.linear_model import LogisticRegression
 from sklearn.utils.estimator_checks import parametrize_with_checks
@@ -28,6 +29,23 @@ from lsl_lib.pegasos import PegasosClassifier, PegasosState, pegasos, weighted_o
 X_ALL, Y_ALL = linear_teacher(3000, 8, label_noise=0.05, random_state=0)
 X, Y = X_ALL[:2400], Y_ALL[:2400]
 X_TEST, Y_TEST = X_ALL[2400:], Y_ALL[2400:]
+
+
+@pytest.fixture(scope="module", autouse=True)
+def compiled_in_this_thread():
+    """Compile the loops the workers run here first, so that they load them from numba's cache.
+
+    numba's lowering calls ``ast.parse``, which CPython 3.11 does not make safe against a
+    parse in another thread at the same moment (python/cpython#106905: a rare spurious
+    "SystemError: AST constructor recursion depth mismatch", seen once here in the test
+    process's reporting while worker threads compiled)."""
+    for Xw in (X[:50], sp.csr_matrix(X[:50]), X[:50].astype(np.float32)):
+        for loss in ("hinge", "multiclass_hinge"):
+            PegasosClassifier(n_iter=5, loss=loss, random_state=0).fit(Xw, Y[:50])
+        DoublyStochasticClassifier(n_iter=3, batch_size=4, random_state=0).fit(Xw, Y[:50])
+        DoublyStochasticClassifier(n_iter=3, batch_size=4, loss="log", random_state=0).fit(
+            Xw, Y[:50]).predict_proba(Xw[:5])
+        DoublyStochasticRegressor(n_iter=3, batch_size=4, random_state=0).fit(Xw, X[:50, 0])
 
 
 @pytest.fixture(scope="module")
