@@ -401,8 +401,8 @@ class ParallelPegasosClassifier(PegasosClassifier):
         return futures, np.array([len(p) for p in parts])
 
     def _scatter_dask(self, client, X, y):
-        """Rechunk dask X, y into ``n_workers`` row blocks, loaded and validated on the
-        workers, where they stay."""
+        """Rechunk dask X, y into ``n_workers`` row blocks (sizes as ``np.array_split``'s),
+        loaded and validated on the workers, where they stay."""
         import dask
 
         if self.partition not in (None, "chunks"):
@@ -417,9 +417,12 @@ class ParallelPegasosClassifier(PegasosClassifier):
         self.n_features_in_ = X.shape[1]
         self.classes_ = np.unique(y.compute())
         self._check_labels(self.classes_)
-        rows = -(-X.shape[0] // self.n_workers)
+        rows = tuple(len(part) for part in np.array_split(np.arange(X.shape[0]), self.n_workers))
+        if min(rows) == 0:
+            raise ValueError(f"n_workers={self.n_workers} is more than the {X.shape[0]} "
+                             "samples: some partitions would be empty.")
         X = X.rechunk({0: rows, 1: -1})
-        y = y.rechunk(rows)
+        y = y.rechunk((rows,))
         blocks = [dask.delayed(_load_partition)(xb, yb, self.fit_intercept, self.classes_,
                                                 self.loss)
                   for xb, yb in zip(X.to_delayed().ravel(), y.to_delayed().ravel())]

@@ -157,6 +157,11 @@ def test_dask_array_partitions_are_its_chunks(client):
     np.testing.assert_array_equal(from_dask.partition_sizes_, [800, 800, 800])
     assert from_dask.n_features_in_ == X.shape[1]
     np.testing.assert_array_equal(from_dask.predict(X_TEST), in_memory.predict(X_TEST))
+    odd = dict(kwargs, n_workers=7)  # 2400 rows: six parts of 343, one of 342
+    from_dask = ParallelPegasosClassifier(**odd).fit(Xd, yd)
+    np.testing.assert_array_equal(from_dask.partition_sizes_, [343] * 6 + [342])
+    np.testing.assert_array_equal(
+        from_dask.coef_, ParallelPegasosClassifier(partition="chunks", **odd).fit(X, Y).coef_)
 
 
 def test_history_counts_rounds_and_epochs(client):
