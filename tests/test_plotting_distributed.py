@@ -81,6 +81,8 @@ def test_scaling_time_on_log_axes_with_the_ideal_speedup_and_the_cores():
     labels = ax_t.get_legend_handles_labels()[1]
     assert labels == ["one-shot", "every epoch", "ideal speed-up of one-shot",
                       "K > 2 cores: workers share them"]
+    (legend,) = fig.legends  # one legend for the panels, under them, each label once
+    assert [t.get_text() for t in legend.get_texts()] == labels
     assert len(ax_e.get_lines()) == 2 and ax_e.get_ylim()[0] == 0
     assert ax_t.get_xlabel() == ax_e.get_xlabel() == "workers K"
     assert ax_t.get_ylabel() == "wall-clock time" and ax_e.get_ylabel() == "test error"

@@ -141,7 +141,8 @@ def plot_scaling(n_workers, runs, y=("seconds", "test_error"), ideal_speedup=Tru
         log = column in ("seconds", "model_bytes")
         if log:
             ax.set_yscale("log")
-            if column == "seconds":
+            if column == "seconds":  # 1, 2, 5 times the powers of ten: labels on short ranges
+                ax.yaxis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
                 ax.yaxis.set_major_formatter(EngFormatter(unit="s"))
                 ax.yaxis.set_minor_formatter(NullFormatter())
             else:
@@ -163,7 +164,12 @@ def plot_scaling(n_workers, runs, y=("seconds", "test_error"), ideal_speedup=Tru
         ax.set_xlabel("workers K")
         ax.set_ylabel(_LABELS.get(column, AXIS_LABELS.get(column, column)))
         ax.grid(True, which="major", alpha=0.3)
-        ax.legend(fontsize="small")
+    handles = {}  # one legend under the panels, out of the way of the lines: each label once
+    for ax in axes:
+        for handle, label in zip(*ax.get_legend_handles_labels()):
+            handles.setdefault(label, handle)
+    fig.legend(handles.values(), handles.keys(), loc="outside lower center", ncols=2,
+               fontsize="small", frameon=False)
     if title:
         fig.suptitle(title)
     return fig
