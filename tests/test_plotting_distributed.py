@@ -75,6 +75,7 @@ def test_scaling_time_on_log_axes_with_the_ideal_speedup_and_the_cores():
     assert ax_t.get_yscale() == "log" and ax_e.get_yscale() == "linear"
     assert ax_t.get_xscale() == ax_e.get_xscale() == "log"
     one_shot, periodic, ideal = ax_t.get_lines()
+    np.testing.assert_allclose(one_shot.get_xdata(), K)
     np.testing.assert_allclose(periodic.get_ydata(), [2.5, 1.6, 1.5, 1.7])
     np.testing.assert_allclose(ideal.get_ydata(), [2.0, 1.0, 0.5, 0.25])  # T(1) / K
     assert ideal.get_linestyle() == ":"
