@@ -90,6 +90,9 @@ def test_scaling_time_on_log_axes_with_the_ideal_speedup_and_the_cores():
     assert [t.get_text() for t in ax_t.get_xticklabels()] == ["1", "2", "4", "8"]
     assert ax_t.yaxis.get_major_formatter()(0.5, 0) == "500 ms"
     assert fig.get_suptitle() == "scaling"
+    # from K0 = 2 on, the ideal is T(K0) K0 / K
+    fig = plot_scaling([2, 4], {"a": {"seconds": [1.0, 0.6]}}, y="seconds")
+    np.testing.assert_allclose(fig.axes[0].get_lines()[1].get_ydata(), [1.0, 0.5])
 
 
 def test_scaling_leaves_out_missing_columns_and_draws_memory_in_bytes():
