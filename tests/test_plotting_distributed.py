@@ -33,8 +33,10 @@ def test_averaging_one_line_per_run_in_each_panel_same_colours():
     assert [a.get_color() for a in ax_f.get_lines()] == [b.get_color() for b in ax_e.get_lines()]
     assert ax_f.get_ylabel() == "primal objective f(w)" and ax_e.get_ylabel() == "test error"
     assert ax_f.get_yscale() == "linear" and ax_e.get_ylim()[0] == 0
-    legend = [t.get_text() for t in ax_f.get_legend().get_texts()]
-    assert legend == ["one machine", "one-shot, K = 4", "every epoch"]
+    (legend,) = fig.legends  # one legend, under the panels
+    assert [t.get_text() for t in legend.get_texts()] == ["one machine", "one-shot, K = 4",
+                                                          "every epoch"]
+    assert ax_e.get_ylim() == pytest.approx((0, 1.08 * 0.12))  # from 0, the top point inside
     assert fig.get_suptitle() == "K = 4"
     # by communication rounds
     fig = plot_averaging({"every epoch": runs["every epoch"]}, x="round", y="test_error")

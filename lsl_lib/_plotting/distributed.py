@@ -23,6 +23,24 @@ def _column(trace, name, label):
     return np.asarray(trace[name], dtype=float)
 
 
+def _legend_under_panels(fig, axes, ncols):
+    """One legend for all the panels, under them (out of the way of the lines and of the axis
+    labels, whatever their size): each label once."""
+    handles = {}
+    for ax in axes:
+        for handle, label in zip(*ax.get_legend_handles_labels()):
+            handles.setdefault(label, handle)
+    fig.legend(handles.values(), handles.keys(), loc="outside lower center", ncols=ncols,
+               fontsize="small", frameon=False)
+
+
+def _from_zero(ax):
+    """A linear axis of errors from 0 to a little above the largest value drawn."""
+    top = max((np.nanmax(line.get_ydata()) for line in ax.get_lines()
+               if np.any(np.isfinite(line.get_ydata()))), default=0.0)
+    ax.set_ylim(0, 1.08 * top if top > 0 else 1.0)
+
+
 def plot_averaging(runs, x="epoch", y=("objective", "test_error"), reference=None, title=None):
     r"""Objective and test error of averaged parallel SGD against the work done.
 
@@ -76,11 +94,11 @@ def plot_averaging(runs, x="epoch", y=("objective", "test_error"), reference=Non
         if gap:
             _readable_log_ticks(ax.yaxis)
         elif column == "test_error":
-            ax.set_ylim(bottom=0)
+            _from_zero(ax)
         if x == "round":
             ax.set_xlabel(_LABELS["n_rounds"])
         ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
-    _legend_below(axes[0], ncols=1 if len(runs) > 2 else len(runs))
+    _legend_under_panels(fig, axes, ncols=1 if len(runs) > 2 else len(runs))
     if title:
         fig.suptitle(title)
     return fig
@@ -152,7 +170,7 @@ def plot_scaling(n_workers, runs, y=("seconds", "test_error"), ideal_speedup=Tru
             ax.plot(K, values[0] * K[0] / K, ":", color="0.35", lw=1.5,
                     label=f"ideal speed-up of {label}")
         if not log:
-            ax.set_ylim(bottom=0, top=max(ax.get_ylim()[1], 1e-3))
+            _from_zero(ax)
         ax.set_xscale("log", base=2)
         ax.xaxis.set_major_locator(FixedLocator(K))
         ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
@@ -164,12 +182,7 @@ def plot_scaling(n_workers, runs, y=("seconds", "test_error"), ideal_speedup=Tru
         ax.set_xlabel("workers K")
         ax.set_ylabel(_LABELS.get(column, AXIS_LABELS.get(column, column)))
         ax.grid(True, which="major", alpha=0.3)
-    handles = {}  # one legend under the panels, out of the way of the lines: each label once
-    for ax in axes:
-        for handle, label in zip(*ax.get_legend_handles_labels()):
-            handles.setdefault(label, handle)
-    fig.legend(handles.values(), handles.keys(), loc="outside lower center", ncols=2,
-               fontsize="small", frameon=False)
+    _legend_under_panels(fig, axes, ncols=2)
     if title:
         fig.suptitle(title)
     return fig
