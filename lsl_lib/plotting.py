@@ -35,6 +35,7 @@ from lsl_lib._plotting.kitchen_sinks import (plot_box_effect, plot_kitchen_sinks
 from lsl_lib._plotting.doubly_stochastic import plot_dsg_convergence, plot_model_memory
 from lsl_lib._plotting.budgeted import (plot_budgeted_model, plot_complexity, plot_degradation,
                                         plot_hyperplanes, plot_support_growth)
+from lsl_lib._plotting.distributed import plot_averaging, plot_out_of_core, plot_scaling
 
 __all__ = [
     "AXIS_LABELS", "new_figure", "plot_convergence",
@@ -55,4 +56,5 @@ __all__ = [
     "plot_dsg_convergence", "plot_model_memory",
     "plot_budgeted_model", "plot_complexity", "plot_degradation", "plot_hyperplanes",
     "plot_support_growth",
+    "plot_averaging", "plot_out_of_core", "plot_scaling",
 ]
