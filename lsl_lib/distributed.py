@@ -48,8 +48,10 @@ Dask Development Team. Dask: library for dynamic task scheduling, 2016. https://
 import atexit
 import logging
 import math
+import os
 import time
 import tracemalloc
+import warnings
 from dataclasses import dataclass
 from numbers import Integral, Real
 
@@ -73,32 +75,38 @@ CONNECT_TIMEOUT = 5
 
 PARTITIONS = ("iid", "sorted", "chunks")
 
-_LOCAL_CLIENTS = {}  # n_workers -> the Client of this module's own LocalCluster
+_LOCAL_CLIENTS = []  # the Client of this module's own LocalCluster, once started
 _ADDRESS_CLIENTS = {}  # a scheduler's address -> the Client connected to it
 
 
 def _close_local_clusters():
     """Close this module's clusters quietly (at exit: their shutdown logs are noise)."""
     logging.getLogger("distributed").setLevel(logging.CRITICAL)
-    for client in _LOCAL_CLIENTS.values():
+    for client in _LOCAL_CLIENTS:
         client.cluster.close()
         client.close()
     _LOCAL_CLIENTS.clear()
 
 
-def get_client(scheduler=None, n_workers=2, timeout=CONNECT_TIMEOUT):
+def n_cores():
+    """The cores this process may run on (its CPU affinity where the system tells it)."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
+
+
+def get_client(scheduler=None, timeout=CONNECT_TIMEOUT):
     """The :class:`distributed.Client` that ``scheduler`` names.
 
     Parameters
     ----------
     scheduler : None, str or distributed.Client, default=None
         ``None``: the Client made current by the user (``Client(...)`` in the session), else
-        a :class:`distributed.LocalCluster` of ``n_workers`` single-threaded workers in this
-        process, started once and reused (the compiled loops release the GIL, so its threads
-        run in parallel). A string: the address of a running scheduler
+        a :class:`distributed.LocalCluster` in this process with one single-threaded worker
+        per core (:func:`n_cores`), started once and reused by every estimator (the compiled
+        loops release the GIL, so its threads run in parallel; more partitions than cores
+        queue on them). A string: the address of a running scheduler
         (``'tcp://10.0.0.5:8786'``). A Client: used as it is.
-    n_workers : int, default=2
-        Workers of the local cluster (only when ``scheduler`` is None and no Client is current).
     timeout : float, default=CONNECT_TIMEOUT
         Seconds to wait for a scheduler given by its address.
 
@@ -119,14 +127,13 @@ def get_client(scheduler=None, n_workers=2, timeout=CONNECT_TIMEOUT):
         try:
             return default_client()
         except ValueError:  # no Client is current: this module's local cluster
-            client = _LOCAL_CLIENTS.get(n_workers)
-            if client is None or client.status != "running":
-                cluster = LocalCluster(n_workers=n_workers, threads_per_worker=1,
-                                       processes=False, dashboard_address=":0")
-                client = _LOCAL_CLIENTS[n_workers] = Client(cluster, set_as_default=False)
-                if len(_LOCAL_CLIENTS) == 1:  # after distributed's own exit handlers: first
+            if not _LOCAL_CLIENTS or _LOCAL_CLIENTS[0].status != "running":
+                if not _LOCAL_CLIENTS:  # after distributed's own exit handlers: runs first
                     atexit.register(_close_local_clusters)
-            return client
+                cluster = LocalCluster(n_workers=n_cores(), threads_per_worker=1,
+                                       processes=False, dashboard_address=":0")
+                _LOCAL_CLIENTS[:] = [Client(cluster, set_as_default=False)]
+            return _LOCAL_CLIENTS[0]
     if isinstance(scheduler, str):
         client = _ADDRESS_CLIENTS.get(scheduler)
         if client is not None and client.status == "running":
@@ -274,8 +281,8 @@ class ParallelPegasosClassifier(PegasosClassifier):
         Mini-batch size k of each worker (at most the smallest partition).
     loss : {'hinge', 'log', 'multiclass_hinge', 'softmax'}, default='hinge'
     n_workers : int, default=2
-        K, the number of partitions and of parallel runs. They share the cluster's workers
-        when it has fewer.
+        K, the number of partitions and of parallel runs (tasks); when the cluster has fewer
+        workers, they queue on them.
     average_every : float > 0 or None, default=None
         Epochs between two averagings, fractions allowed (0.1: ten averagings per pass);
         ``None``: one-shot averaging at the end. The number of communication rounds is
@@ -295,8 +302,8 @@ class ParallelPegasosClassifier(PegasosClassifier):
     fit_intercept : bool, default=True
         Learn a (regularised) intercept as the weight of a constant feature.
     scheduler : None, str or distributed.Client, default=None
-        Where the tasks run (:func:`get_client`): None is a local cluster of ``n_workers``
-        workers in this process (or the Client current in the session); an address such as
+        Where the tasks run (:func:`get_client`): None is a local cluster in this process,
+        one worker per core (or the Client current in the session); an address such as
         ``'tcp://10.0.0.5:8786'`` is a running scheduler, and one that does not answer within
         :data:`CONNECT_TIMEOUT` seconds raises a ``ConnectionError``.
     backend : {'auto', 'numba', 'numpy'}, default='auto'
@@ -440,7 +447,7 @@ class ParallelPegasosClassifier(PegasosClassifier):
         eval_set : tuple (X_test, y_test), optional
             Held-out data (in memory) whose error is recorded in ``history_`` after each round.
         """
-        client = get_client(self.scheduler, self.n_workers)
+        client = get_client(self.scheduler)
         rng = check_random_state(self.random_state)
         start = time.perf_counter()
         if is_dask_collection(X):
@@ -566,6 +573,14 @@ def fit_out_of_core(estimator, X, y, *, memory_budget=64 * 2**20, n_epochs=1, cl
     ------
     ValueError
         If ``memory_budget`` cannot hold eight rows, or X and y do not match.
+
+    Notes
+    -----
+    The peak counts whatever the run allocates, the first-time costs included: a numba fast
+    path compiled by the first ``partial_fit`` adds tens of MiB to it. Fit once on a small
+    slice first to measure the data's share alone. A chunk that the source makes whole (a
+    chunk of :func:`lsl_lib.datasets.lazy_linear_teacher`, of a compressed file) is in memory
+    whole while it is made, however it is cut afterwards: a warning says so.
     """
     import dask
 
@@ -584,6 +599,11 @@ def fit_out_of_core(estimator, X, y, *, memory_budget=64 * 2**20, n_epochs=1, cl
                          f"bytes), got {memory_budget!r}.")
     rows = int(memory_budget // (8 * row_bytes))
     if max(X.chunks[0]) > rows:
+        warnings.warn(
+            f"X's chunks (up to {max(X.chunks[0]) * row_bytes / 2**20:.1f} MiB) are larger than "
+            f"an eighth of memory_budget: they are cut to {rows} rows, but a source that makes a "
+            "chunk whole (a generator, a compressed file) still makes each whole, once per "
+            "piece; give the source smaller chunks.", UserWarning, stacklevel=2)
         X, y = X.rechunk({0: rows, 1: -1}), y.rechunk(rows)
     else:
         X, y = X.rechunk({1: -1}), y.rechunk((X.chunks[0],))
@@ -656,7 +676,7 @@ class _ParallelDoublyStochastic(MetaEstimatorMixin, BaseEstimator):
         base = self._default() if self.estimator is None else self.estimator
         members = [clone(base).set_params(random_state=int(s))
                    for s in rng.integers(0, 2**31 - 1, size=self.n_workers)]
-        client = get_client(self.scheduler, self.n_workers)
+        client = get_client(self.scheduler)
         data = client.scatter((X, y), broadcast=True, hash=False)
         futures = [client.submit(_fit_member, member, data, pure=False) for member in members]
         self.estimators_ = client.gather(futures)
@@ -666,7 +686,7 @@ class _ParallelDoublyStochastic(MetaEstimatorMixin, BaseEstimator):
         """:math:`\\frac1K \\sum_k` of the workers' ``method`` on X, each computed by a task."""
         check_is_fitted(self)
         X = validate_data(self, X, accept_sparse="csr", dtype=np.float64, reset=False)
-        client = get_client(self.scheduler, self.n_workers)
+        client = get_client(self.scheduler)
         X_future = client.scatter(X, broadcast=True, hash=False)
         futures = [client.submit(_member_output, member, X_future, method, pure=False)
                    for member in self.estimators_]

@@ -21,7 +21,8 @@ from lsl_lib._core.validation import add_intercept_column
 from lsl_lib.datasets import lazy_linear_teacher, linear_teacher
 from lsl_lib.distributed import (ParallelDoublyStochasticClassifier,
                                  ParallelDoublyStochasticRegressor, ParallelPegasosClassifier,
-                                 fit_out_of_core, get_client, partition_indices, round_schedule)
+                                 fit_out_of_core, get_client, n_cores, partition_indices,
+                                 round_schedule)
 from lsl_lib.doubly_stochastic import DoublyStochasticClassifier, DoublyStochasticRegressor
 from lsl_lib.losses import get_loss
 from lsl_lib.pegasos import PegasosClassifier, PegasosState, pegasos, weighted_objective
@@ -142,6 +143,8 @@ def test_the_same_weights_on_any_cluster(client):
 
 def test_a_current_client_is_used_when_scheduler_is_none(client):
     assert get_client(client) is client
+    own = get_client(None)
+    assert len(own.scheduler_info()["workers"]) == n_cores() and get_client(None) is own
     with Client(client.cluster.scheduler_address, set_as_default=True) as current:
         assert get_client(None) is current
     assert get_client(None) is not current  # back to this module's own cluster
@@ -277,8 +280,9 @@ def test_out_of_core_stays_within_its_memory_budget():
     """40 MB of data through a 4 MiB budget: chunks are cut to fit, the peak stays under it."""
     Xd, yd = lazy_linear_teacher(100_000, 50, chunk_size=5_000, random_state=1)
     budget = 4 * 2**20
-    est, report = fit_out_of_core(PegasosClassifier(lam=1e-4, random_state=0), Xd, yd,
-                                  memory_budget=budget)
+    with pytest.warns(UserWarning, match="larger than an eighth of memory_budget"):
+        est, report = fit_out_of_core(PegasosClassifier(lam=1e-4, random_state=0), Xd, yd,
+                                      memory_budget=budget)
     assert report.data_bytes > 9 * budget
     assert report.chunk_bytes <= budget / 8 and report.n_chunks == -(-100_000 // (budget // (8 * 408)))
     assert 0 < report.peak_bytes <= budget
