@@ -32,7 +32,7 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.svm import SVC
 
-from common import ratio_row, timed
+from common import progress, ratio_row, timed
 from lsl_lib.budgeted import (PROJECTION_JITTER, AdaptiveMultiHyperplaneClassifier,
                               BudgetedKernelSGDClassifier, LowRankLinearizedSVC)
 from lsl_lib.datasets import load_shared, shared_data_dir
@@ -248,7 +248,7 @@ def budget_results(name, budgets, n_train=None, n_test=None, methods=None):
         result = evaluate(model, X, y, X_test, y_test)
         size = len(model.support_) if hasattr(model, "support_") else 1  # support or 1 hyperplane
         results.append(dict(method=label, budget=None, size=size, **result))
-    for budget in budgets:
+    for budget in progress(budgets, desc=f"{name}: budgets"):
         for label, model in budgeted_models(name, X.shape[0], budget).items():
             if methods is not None and label not in methods:
                 continue
@@ -292,7 +292,7 @@ def speed_rows(n_rows, budget, repeats):
     (same indices, identical models): one row per maintenance strategy."""
     X, y = load_problem("ijcnn1", n_rows)[:2]
     rows = []
-    for maintenance in ("removal", "projection", "merging"):
+    for maintenance in progress(("removal", "projection", "merging"), desc="BSGD speed"):
         def fit(backend, maintenance=maintenance):
             return lambda: BudgetedKernelSGDClassifier(
                 lam=1.0 / (BUDGETED_C * len(y)), budget=budget, maintenance=maintenance,
