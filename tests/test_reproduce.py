@@ -157,3 +157,11 @@ def test_error_measures():
     # classification: the sign of the score against labels ±1, in %
     assert reproduce._error(np.array([0.5, -2.0, 0.0, -0.1]), np.array([1.0, 1.0, 1.0, -1.0]),
                             "classification") == pytest.approx(25.0)
+
+
+def test_table_escapes_a_pipe_within_a_cell():
+    row = reproduce._row("cpu", "a paper", "a task", "a method", 3.6, 3.4, 0.5, "data",
+                         "median |ŷ − y| 1.6")
+    line = reproduce.format_table([row]).splitlines()[-1]
+    assert line.replace("\\|", "").count("|") == 9  # the borders of eight cells
+    assert "median \\|ŷ − y\\| 1.6" in line
