@@ -5,7 +5,7 @@
                                                    # prints the table and writes it into
                                                    # benchmarks/README.md
     python benchmarks/reproduce.py --no-write      # the same, printed only
-    python benchmarks/reproduce.py --quick         # a smoke run on small slices (seconds);
+    python benchmarks/reproduce.py --quick         # a smoke run on small slices (< 1 min);
                                                    # printed only, never written...
     python benchmarks/reproduce.py --quick --write # ...unless --write says so
     python benchmarks/reproduce.py forest pegasos  # some groups only (printed only unless --write)
