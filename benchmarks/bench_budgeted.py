@@ -248,7 +248,7 @@ def budget_results(name, budgets, n_train=None, n_test=None, methods=None):
         result = evaluate(model, X, y, X_test, y_test)
         size = len(model.support_) if hasattr(model, "support_") else 1  # support or 1 hyperplane
         results.append(dict(method=label, budget=None, size=size, **result))
-    for budget in progress(budgets, desc=f"{name}: budgets"):
+    for budget in budgets:
         for label, model in budgeted_models(name, X.shape[0], budget).items():
             if methods is not None and label not in methods:
                 continue
