@@ -32,7 +32,7 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.svm import SVC
 
-from common import ratio_row, timed
+from common import progress, ratio_row, timed
 from lsl_lib.budgeted import (PROJECTION_JITTER, AdaptiveMultiHyperplaneClassifier,
                               BudgetedKernelSGDClassifier, LowRankLinearizedSVC)
 from lsl_lib.datasets import load_shared, shared_data_dir
@@ -292,7 +292,7 @@ def speed_rows(n_rows, budget, repeats):
     (same indices, identical models): one row per maintenance strategy."""
     X, y = load_problem("ijcnn1", n_rows)[:2]
     rows = []
-    for maintenance in ("removal", "projection", "merging"):
+    for maintenance in progress(("removal", "projection", "merging"), desc="BSGD speed"):
         def fit(backend, maintenance=maintenance):
             return lambda: BudgetedKernelSGDClassifier(
                 lam=1.0 / (BUDGETED_C * len(y)), budget=budget, maintenance=maintenance,

@@ -32,7 +32,7 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.linear_model import Lasso
 from sklearn.svm import LinearSVC
 
-from common import ratio_row, timed
+from common import progress, ratio_row, timed
 from lsl_lib.coordinate_descent import DualCDClassifier, LassoCD, svm_objectives
 from lsl_lib.datasets import load_shared, shared_data_dir
 from lsl_lib.pegasos import PegasosClassifier
@@ -96,7 +96,7 @@ def _lasso_problem(n, d, seed=0):
 def lasso_vs_sklearn(quick):
     rows = []
     shapes = [(4000, 100), (500, 500)] if quick else [(20_000, 100), (1000, 1000)]
-    for n, d in shapes:
+    for n, d in progress(shapes, desc="Lasso shapes"):
         X, y, alpha = _lasso_problem(n, d)
         repeats = 1 if quick else 5
         variants = [("defaults", {}, {})]
@@ -151,7 +151,7 @@ def sdca_vs_pegasos(quick, epochs=(1, 2, 5, 10, 20, 50)):
         X, y = X[:5000], y[:5000]
     n, n_epochs = len(y), max(epochs)
     rows = []
-    for lam in (1e-4, 1e-5):
+    for lam in progress((1e-4, 1e-5), desc="SDCA vs Pegasos"):
         C = 1 / (lam * n)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", ConvergenceWarning)
@@ -236,7 +236,7 @@ def defaults_vs_peers(quick):
 def run(quick=False):
     rows = []
     if shared_data_dir() is not None:
-        for name in ("a9a", "w8a"):
+        for name in progress(("a9a", "w8a"), desc="dual CD"):
             rows += dual_cd_vs_liblinear(name, quick)
         rows += numba_vs_numpy(quick)
         rows += sdca_vs_pegasos(quick)

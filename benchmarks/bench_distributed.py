@@ -22,9 +22,8 @@ import time
 
 import dask
 import numpy as np
-from tqdm.auto import tqdm
 
-from common import ratio_row, timed
+from common import progress, ratio_row, timed
 from lsl_lib.datasets import lazy_linear_teacher, linear_teacher, load_shared, shared_data_dir
 from lsl_lib.distributed import (ParallelDoublyStochasticClassifier, ParallelPegasosClassifier,
                                  fit_out_of_core, get_client)
@@ -63,7 +62,7 @@ def error_grid(name, X, y, X_test, y_test):
     periods = (None, 1, 0.1)
     print(f"{'K':>3s} {'partition':>9s} " + " ".join(f"{str(p):>22s}" for p in periods))
     results = {}
-    for k in tqdm((1, 2, 4), desc="workers"):
+    for k in progress((1, 2, 4), desc="workers"):
         for partition in ("iid", "sorted"):
             cells = []
             for period in periods:

@@ -35,7 +35,7 @@ from sklearn.linear_model import Ridge
 from sklearn.preprocessing import LabelBinarizer
 from threadpoolctl import threadpool_limits
 
-from common import ratio_row
+from common import progress, ratio_row
 from lsl_lib.datasets import load_covtype, shared_data_dir
 from lsl_lib.elm import ExtremeLearningMachineClassifier, hidden_layer, output_weights
 
@@ -102,7 +102,7 @@ def _accuracy(scores, classes, y):
 def run(quick=False):
     rows = []
     repeats = 1 if quick else 7
-    for name, X_all, y_all, X_test, y_test in datasets(quick):
+    for name, X_all, y_all, X_test, y_test in progress(datasets(quick), desc="ELM data"):
         for n_hidden in (64, 128) if quick else (256, 1024):
             for n in (8 * n_hidden, n_hidden // 2):
                 X, y = X_all[:n], y_all[:n]

@@ -22,6 +22,7 @@ ratio table of ``run.py``.
 import numpy as np
 
 from bench_nystroem import median_heuristic_gamma
+from common import progress
 from lsl_lib.datasets import load_covtype, load_usps, shared_data_dir
 from lsl_lib.fastfood import Fastfood, next_power_of_two
 from lsl_lib.nystroem import Nystroem
@@ -69,7 +70,7 @@ def run(quick=False):
     for name, X in datasets(n):
         d = X.shape[1]
         gamma = median_heuristic_gamma(X)
-        for factor in factors:
+        for factor in progress(factors, desc=f"{name}: widths"):
             D = widths(d, factor * d)
             cells = []
             for method in METHODS:

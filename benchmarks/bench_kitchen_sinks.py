@@ -21,7 +21,7 @@ import numpy as np
 from sklearn.linear_model import LogisticRegression, Ridge
 from sklearn.svm import LinearSVC
 
-from common import ratio_row, timed
+from common import progress, ratio_row, timed
 from lsl_lib.datasets import load_covtype, shared_data_dir
 from lsl_lib.kitchen_sinks import draw_features, feature_matrix, fit_hinge, fit_log, fit_squared
 
@@ -53,7 +53,7 @@ def run(quick=False):
     X, y, X_test, y_test, name = covtype_binary_or_synthetic(n_train, n_test)
     repeats = 1 if quick else 3
     rows = []
-    for K in (100,) if quick else (200, 1000):
+    for K in progress((100,) if quick else (200, 1000), desc="sinks K"):
         params = draw_features("fourier", X, K, GAMMA, np.random.default_rng(0))
         Phi, Phi_test = feature_matrix("fourier", X, params), feature_matrix("fourier", X_test, params)
         bound = C_BOX / K

@@ -15,7 +15,7 @@ import numpy as np
 from scipy.spatial.distance import pdist
 from sklearn.kernel_approximation import Nystroem as SklearnNystroem
 
-from common import ratio_row, timed
+from common import progress, ratio_row, timed
 from lsl_lib.datasets import load_covtype, shared_data_dir
 from lsl_lib.nystroem import Nystroem
 from lsl_lib.random_features import kernel_approximation_error
@@ -41,7 +41,7 @@ def run(quick=False):
     X, name = covtype_or_synthetic(2000 if quick else 20000)
     gamma = median_heuristic_gamma(X)
     rows = []
-    for m in (100,) if quick else (100, 500, 1000):
+    for m in progress((100,) if quick else (100, 500, 1000), desc="Nyström m"):
         def ours():
             return Nystroem(n_components=m, gamma=gamma, random_state=0).fit(X).transform(X)
 

@@ -15,7 +15,7 @@ import scipy.sparse as sp
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.linear_model import SGDClassifier
 
-from common import ratio_row, timed
+from common import progress, ratio_row, timed
 from lsl_lib.datasets import linear_teacher, load_shared, shared_data_dir
 from lsl_lib.losses import get_loss, primal_objective
 from lsl_lib.pegasos import PegasosClassifier, reference_solution
@@ -42,7 +42,7 @@ def numba_vs_numpy(quick):
 
 def _first_budget(make, X, y, lam, f_star, target=1e-2):
     """The smallest epoch count whose fit reaches the relative suboptimality target."""
-    for epochs in EPOCHS:
+    for epochs in progress(EPOCHS, desc="epochs"):
         model = make(epochs).fit(X, y)
         if (primal_objective(np.atleast_2d(model.coef_), X, y, lam, HINGE) - f_star) / f_star <= target:
             return epochs

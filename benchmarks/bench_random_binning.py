@@ -39,7 +39,7 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.linear_model import Ridge
 from sklearn.svm import LinearSVC
 
-from common import ratio_row, timed
+from common import progress, ratio_row, timed
 from lsl_lib.datasets import load_covtype, shared_data_dir
 from lsl_lib.random_binning import RandomBinningFeatures, bin_indices, draw_grids
 from lsl_lib.random_features import RandomFourierFeatures
@@ -134,6 +134,6 @@ def run(quick=False):
         return _numba_rows(X, repeats)
     data = _split(quick)
     rows = []
-    for n_grids in (50,) if quick else (50, 100):
+    for n_grids in progress((50,) if quick else (50, 100), desc="grids P"):
         rows += _compare(n_grids, data, repeats)
     return rows + _numba_rows(data[0][:n_numba], repeats)

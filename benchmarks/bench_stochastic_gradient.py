@@ -9,7 +9,7 @@
 """
 import numpy as np
 
-from common import ratio_row, timed
+from common import progress, ratio_row, timed
 from lsl_lib.datasets import linear_teacher, load_shared, shared_data_dir
 from lsl_lib.stochastic_gradient import METHODS, StochasticGradientClassifier
 
@@ -34,7 +34,7 @@ def passes_to_target(quick, target=1e-8):
     else:
         name, (X, y) = "linear teacher", linear_teacher(5000, 50, label_noise=0.1, random_state=0)
     rows = []
-    for method in METHODS:
+    for method in progress(METHODS, desc="methods"):
         clf = StochasticGradientClassifier(method=method, lam=1e-4, n_epochs=30 if quick else 60,
                                            fit_intercept=False, record_every=1,
                                            reference_objective="auto", random_state=0).fit(X, y)

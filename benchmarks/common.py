@@ -1,6 +1,16 @@
-"""Timing helpers shared by the benchmarks: repeats, ratios, the table."""
+"""Timing helpers shared by the benchmarks: repeats, ratios, the table, progress bars."""
 import statistics
+import sys
 import time
+
+from tqdm.auto import tqdm
+
+
+def progress(iterable=None, desc=None, total=None, leave=False):
+    """A progress bar (``tqdm.auto``) over ``iterable``, on stderr so that the printed
+    table on stdout stays clean; it disappears when done unless ``leave``."""
+    return tqdm(iterable, desc=desc, total=total, leave=leave, file=sys.stderr,
+                dynamic_ncols=True)
 
 
 def timed(fit, repeats):

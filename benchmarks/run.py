@@ -30,7 +30,7 @@ import bench_pegasos  # noqa: E402
 import bench_random_binning  # noqa: E402
 import bench_random_features  # noqa: E402
 import bench_stochastic_gradient  # noqa: E402
-from common import print_table  # noqa: E402
+from common import print_table, progress  # noqa: E402
 
 BENCHMARKS = {"import": bench_import, "pegasos": bench_pegasos,
               "kernel_pegasos": bench_kernel_pegasos, "online_kernel": bench_online_kernel,
@@ -50,7 +50,7 @@ def main(argv=None):
     parser.add_argument("only", nargs="*", choices=[*BENCHMARKS, []], help="benchmarks to run")
     args = parser.parse_args(argv)
     rows = []
-    for name in args.only or BENCHMARKS:
+    for name in progress(args.only or list(BENCHMARKS), desc="benchmarks", leave=True):
         rows += BENCHMARKS[name].run(quick=args.quick)
     print_table(rows)
     return 0 if all(r["met"] is not False for r in rows) or args.quick else 1

@@ -1,0 +1,167 @@
+"""benchmarks/reproduce.py: the README writer, the quick run, the papers' numbers, and the
+block-wise least squares against scikit-learn's Ridge on the whole feature matrix."""
+import math
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from sklearn.linear_model import Ridge
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+
+import reproduce  # noqa: E402
+from lsl_lib.datasets import shared_data_dir  # noqa: E402
+from lsl_lib.random_features import RandomFourierFeatures  # noqa: E402
+
+#: The papers' test errors in %, as issue 14 quotes them.
+ISSUE_NUMBERS = {"adult_rff": 14.9, "cpu_rff": 3.6, "forest_rff": 11.6, "forest_binning": 2.2,
+                 "cov1_pegasos": 23.2, "usps_kernel_pegasos": 0.457}
+
+
+@pytest.fixture(scope="module")
+def quick_rows():
+    return reproduce.run(quick=True)
+
+
+# --- the README writer ----------------------------------------------------------------
+
+def _readme(tmp_path, middle="old table\n"):
+    path = tmp_path / "README.md"
+    head = "# Benchmarks\n\nprose above\n"
+    tail = "\nprose below\n"
+    path.write_text(f"{head}{reproduce.BEGIN}\n{middle}{reproduce.END}{tail}", encoding="utf-8")
+    return path, head, tail
+
+
+def test_write_readme_replaces_exactly_the_text_between_the_markers(tmp_path):
+    path, head, tail = _readme(tmp_path)
+    reproduce.write_readme("| new | table |\n", path)
+    expected = f"{head}{reproduce.BEGIN}\n| new | table |\n{reproduce.END}{tail}"
+    assert path.read_text(encoding="utf-8") == expected
+    reproduce.write_readme("| new | table |", path)  # writing twice changes nothing more
+    assert path.read_text(encoding="utf-8") == expected
+
+
+@pytest.mark.parametrize("content", [
+    "no markers at all\n",
+    f"{reproduce.BEGIN}\nonly the first\n",
+    f"only the second\n{reproduce.END}\n",
+    f"{reproduce.END}\nreversed\n{reproduce.BEGIN}\n",
+    f"{reproduce.BEGIN}\n{reproduce.BEGIN}\ntwice\n{reproduce.END}\n",
+])
+def test_write_readme_refuses_a_file_without_its_markers(tmp_path, content):
+    path = tmp_path / "README.md"
+    path.write_text(content, encoding="utf-8")
+    with pytest.raises(ValueError, match="reproduce.py writes this table: begin"):
+        reproduce.write_readme("table", path)
+    assert path.read_text(encoding="utf-8") == content  # untouched
+
+
+def test_benchmarks_readme_holds_the_markers_once():
+    text = reproduce.README.read_text(encoding="utf-8")
+    assert text.count(reproduce.BEGIN) == 1 and text.count(reproduce.END) == 1
+    assert text.index(reproduce.BEGIN) < text.index(reproduce.END)
+
+
+def test_quick_run_is_printed_not_written_unless_asked(tmp_path, monkeypatch, quick_rows, capsys):
+    path, _, _ = _readme(tmp_path)
+    before = path.read_text(encoding="utf-8")
+    monkeypatch.setattr(reproduce, "README", path)
+    monkeypatch.setattr(reproduce, "run", lambda quick, only: quick_rows)
+    assert reproduce.main(["--quick"]) == 0
+    assert path.read_text(encoding="utf-8") == before
+    assert reproduce.main(["--quick", "--write"]) == 0
+    written = path.read_text(encoding="utf-8")
+    assert reproduce.format_table(quick_rows) in written
+    assert "| paper | task |" in capsys.readouterr().out
+
+
+# --- the papers' numbers ----------------------------------------------------------------
+
+def test_paper_numbers_are_the_ones_the_issue_quotes():
+    assert reproduce.PAPER == ISSUE_NUMBERS
+
+
+def test_the_table_prints_the_papers_numbers(quick_rows):
+    table = reproduce.format_table(quick_rows)
+    for key, value in ISSUE_NUMBERS.items():
+        text = f"{value:.3f}" if key == "usps_kernel_pegasos" else f"{value:.1f}"
+        assert f"| {text} % |" in table, key
+    paper_rows = {(r["group"], r["paper_error"]) for r in quick_rows if r["paper_error"]}
+    assert {("adult", 14.9), ("cpu", 3.6), ("forest", 11.6), ("forest", 2.2),
+            ("pegasos", 23.2), ("usps", 0.457)} <= paper_rows
+
+
+# --- the quick run ----------------------------------------------------------------------
+
+def test_quick_run_gives_every_row_finite_numbers(quick_rows):
+    groups = {r["group"] for r in quick_rows}
+    assert groups == set(reproduce.ROWS)
+    for r in quick_rows:
+        if r["error"] is None:  # a group whose data could not be had, with its reason
+            assert shared_data_dir() is None, r
+            assert r["note"].startswith("data unavailable: "), r
+            continue
+        assert math.isfinite(r["error"]) and 0.0 <= r["error"] <= 100.0, r
+        assert math.isfinite(r["seconds"]) and r["seconds"] >= 0.0, r
+        assert r["data"] and r["method"] and r["task"], r
+    methods = [r["method"] for r in quick_rows if r["group"] == "usps"]
+    assert any(m.startswith("kernel Pegasos") for m in methods)
+    assert any(m.startswith("doubly stochastic") for m in methods)
+
+
+def test_quick_run_says_where_its_data_came_from(quick_rows):
+    for r in quick_rows:
+        if r["error"] is not None and r["group"] != "budgeted":
+            assert ("shared data" in r["data"]) == (shared_data_dir() is not None), r
+
+
+# --- the block-wise least squares --------------------------------------------------------
+
+@pytest.mark.parametrize("task", ["classification", "regression"])
+def test_rff_least_squares_in_blocks_equals_ridge_on_the_whole_matrix(monkeypatch, task):
+    """Normal equations accumulated in blocks of 37 rows (sizes and the validation split
+    falling inside blocks) give scikit-learn's Ridge (unpenalised intercept) on Z."""
+    rng = np.random.default_rng(0)
+    X, X_test = rng.normal(size=(300, 5)), rng.normal(size=(120, 5))
+    signal = lambda Z: np.sin(Z[:, 0]) + Z[:, 1] ** 2  # noqa: E731
+    if task == "classification":
+        t, t_test = np.sign(signal(X) - 1.0), np.sign(signal(X_test) - 1.0)
+    else:
+        t, t_test = 5.0 + signal(X), 5.0 + signal(X_test)
+    monkeypatch.setattr(reproduce, "_block_rows", lambda n_components: 37)
+    alphas = (1e-3, 1.0)
+    result = reproduce.rff_least_squares(X, t, X_test, t_test, n_components=40, gamma=0.5,
+                                         alphas=alphas, sizes=(100, 300), n_val=60, task=task)
+    features = RandomFourierFeatures(n_components=40, gamma=0.5, random_state=0).fit(X)
+    Z, Z_test = features.transform(X), features.transform(X_test)
+    # the validation errors: fit on the first 240 rows, scored on the last 60
+    for alpha in alphas:
+        ridge = Ridge(alpha=alpha).fit(Z[:240], t[:240])
+        expected = reproduce._error(ridge.predict(Z[240:]), t[240:], task)
+        assert result["validation"][alpha] == pytest.approx(expected, rel=1e-9)
+    assert result["alpha"] == min(alphas, key=result["validation"].get)
+    for n in (100, 300):
+        ridge = Ridge(alpha=result["alpha"]).fit(Z[:n], t[:n])
+        expected = reproduce._error(ridge.predict(Z_test), t_test, task)
+        assert result["sizes"][n]["error"] == pytest.approx(expected, rel=1e-9)
+        assert result["sizes"][n]["seconds"] >= 0.0
+
+
+def test_error_measures():
+    t = np.array([3.0, 4.0])
+    # regression: RMS error normalised by the norm of the truth, in %
+    assert reproduce._error(np.array([3.0, 4.0]), t, "regression") == 0.0
+    assert reproduce._error(np.array([0.0, 4.0]), t, "regression") == pytest.approx(60.0)
+    # classification: the sign of the score against labels ±1, in %
+    assert reproduce._error(np.array([0.5, -2.0, 0.0, -0.1]), np.array([1.0, 1.0, 1.0, -1.0]),
+                            "classification") == pytest.approx(25.0)
+
+
+def test_table_escapes_a_pipe_within_a_cell():
+    row = reproduce._row("cpu", "a paper", "a task", "a method", 3.6, 3.4, 0.5, "data",
+                         "median |ŷ − y| 1.6")
+    line = reproduce.format_table([row]).splitlines()[-1]
+    assert line.replace("\\|", "").count("|") == 9  # the borders of eight cells
+    assert "median \\|ŷ − y\\| 1.6" in line
