@@ -374,3 +374,22 @@ def test_compiled_loops_release_the_gil():
 ])
 def test_scikit_learn_contract(estimator, check):
     check(estimator)
+
+
+def test_a_dask_dataframe_is_read_as_its_array(client):
+    """Dask dataframes need pandas and pyarrow (``dask[dataframe]``), which lsl does not
+    require: the test runs where they are installed."""
+    dd = pytest.importorskip("dask.dataframe", reason="dask[dataframe] (pyarrow) not installed")
+    import pandas as pd
+
+    frame = dd.from_pandas(pd.DataFrame(X, columns=[f"x{j}" for j in range(X.shape[1])]),
+                           npartitions=3)
+    labels = dd.from_pandas(pd.Series(Y), npartitions=3)
+    kwargs = dict(lam=1e-3, n_epochs=2, n_workers=3, average_every=1, random_state=0,
+                  scheduler=client)
+    from_frame = ParallelPegasosClassifier(**kwargs).fit(frame, labels)
+    in_memory = ParallelPegasosClassifier(partition="chunks", **kwargs).fit(X, Y)
+    np.testing.assert_array_equal(from_frame.coef_, in_memory.coef_)
+    streamed, report = fit_out_of_core(PegasosClassifier(lam=1e-3, random_state=0), frame,
+                                       labels)
+    assert report.n_chunks == 3 and streamed.coef_.shape == (1, X.shape[1])
