@@ -14,8 +14,8 @@ from lsl_lib._core.sampling import sample_indices
 from lsl_lib.datasets import concentric_circles, load_digits
 from lsl_lib.doubly_stochastic import (DoublyStochasticClassifier, DoublyStochasticRegressor,
                                        block_features, block_frequencies, block_uniforms,
-                                       doubly_stochastic, fill_block, model_nbytes,
-                                       predict_blocks)
+                                       NEWTON_JITTER, doubly_stochastic, fill_block,
+                                       model_nbytes, predict_blocks)
 from lsl_lib.kernels import KERNELS, kernel_matrix
 from lsl_lib.losses import get_loss
 from lsl_lib.random_features import RandomFourierFeatures, draw_frequencies
@@ -85,7 +85,23 @@ def test_features_estimate_the_kernel(kernel):
 
 # --- the iterates are the recursion over fixed features ---------------------------------
 
-def _explicit_run(X, Y, indices, seed, B, kernel, gamma, theta, theta_prime, nu, loss):
+def _newton_direction(Phi_b, G, loss, Y_b, f, nu):
+    """(Phi' H Phi / k + (nu + jitter) I)^{-1} Phi' G / k per output, H = l''(f, y) written
+    out (the log loss's sigma(yf) sigma(-yf)), solved as a positive definite system."""
+    from scipy.linalg import solve
+    from scipy.special import expit
+    k, B = Phi_b.shape
+    H = expit(Y_b * f) * expit(-Y_b * f) if loss == "log" else np.ones_like(f)
+    direction = np.empty((B, G.shape[1]))
+    for q in range(G.shape[1]):
+        A = Phi_b.T @ np.diag(H[:, q]) @ Phi_b / k
+        A += (nu + NEWTON_JITTER * np.trace(A) / B) * np.eye(B)
+        direction[:, q] = solve(A, Phi_b.T @ G[:, q] / k, assume_a="pos")
+    return direction
+
+
+def _explicit_run(X, Y, indices, seed, B, kernel, gamma, theta, theta_prime, nu, loss,
+                  step="gradient"):
     """The recursion in plain linear algebra over Phi = [Phi_1, ..., Phi_T], all blocks'
     features on all n examples built in advance."""
     T, k = indices.shape
@@ -97,7 +113,11 @@ def _explicit_run(X, Y, indices, seed, B, kernel, gamma, theta, theta_prime, nu,
         f = Phi[b, :(i - 1) * B] @ alpha[:(i - 1) * B]
         G = get_loss(loss).subgradient(Y[b], f)
         alpha[:(i - 1) * B] *= 1 - gamma_i * nu
-        alpha[(i - 1) * B:i * B] = -gamma_i / k * Phi[b, (i - 1) * B:i * B].T @ G
+        Phi_b = Phi[b, (i - 1) * B:i * B]
+        if step == "newton":
+            alpha[(i - 1) * B:i * B] = -gamma_i * _newton_direction(Phi_b, G, loss, Y[b], f, nu)
+        else:
+            alpha[(i - 1) * B:i * B] = -gamma_i / k * Phi_b.T @ G
     return alpha, Phi
 
 
@@ -109,18 +129,23 @@ def _indices_of(random_state, n, T, k, sampling="iid"):
 
 
 @pytest.mark.parametrize("backend", ["numpy", "numba"])
+@pytest.mark.parametrize("step", ["gradient", "newton"])
 @pytest.mark.parametrize("loss,kernel", [("hinge", "gaussian"), ("log", "laplacian"),
                                          ("squared", "cauchy")])
-def test_iterates_are_the_recursion_over_fixed_features(backend, loss, kernel):
+def test_iterates_are_the_recursion_over_fixed_features(backend, step, loss, kernel):
+    """The Newton step's mini-batches (20) are larger than its blocks (6), as the
+    docstring asks: its systems are then well conditioned and the paths agree to 1e-10."""
     X, y = concentric_circles(120, random_state=0)
     Est = DoublyStochasticRegressor if loss == "squared" else DoublyStochasticClassifier
-    est = Est(loss=loss, n_iter=40, batch_size=8, block_size=6, kernel=kernel, gamma=0.9,
-              nu=0.05, theta=2.0, theta_prime=0.1, backend=backend, random_state=3)
+    k, theta = (20, 0.8) if step == "newton" else (8, 2.0)
+    est = Est(loss=loss, n_iter=40, batch_size=k, block_size=6, kernel=kernel, gamma=0.9,
+              nu=0.05, theta=theta, theta_prime=0.1, step=step, backend=backend,
+              random_state=3)
     est.fit(X, y.astype(float) if loss == "squared" else y)
-    seed, indices = _indices_of(3, 120, 40, 8)
+    seed, indices = _indices_of(3, 120, 40, k)
     assert est.seed_ == seed
-    alpha, Phi = _explicit_run(X, y.astype(float)[:, None], indices, seed, 6, kernel, 0.9, 2.0,
-                               0.1, 0.05, loss)
+    alpha, Phi = _explicit_run(X, y.astype(float)[:, None], indices, seed, 6, kernel, 0.9, theta,
+                               0.1, 0.05, loss, step)
     np.testing.assert_allclose(est.alpha_.reshape(alpha.shape), alpha, rtol=1e-10, atol=1e-14)
     scores = est.decision_function(X) if loss != "squared" else est.predict(X)
     np.testing.assert_allclose(scores, (Phi @ alpha)[:, 0], rtol=1e-10, atol=1e-13)
@@ -137,6 +162,39 @@ def test_prediction_regenerates_the_training_features():
     split = predict_blocks(X, clf.seed_, alpha[:10], "gaussian", clf.gamma_) + predict_blocks(
         X, clf.seed_, alpha[10:], "gaussian", clf.gamma_, first_block=10)
     np.testing.assert_allclose(split[:, 0], expected, rtol=1e-10, atol=1e-14)
+
+
+@pytest.mark.parametrize("backend", ["numpy", "numba"])
+def test_newton_step_minimises_the_block_on_its_mini_batch(backend):
+    """Squared loss, theta = 1, theta' = 0, nu = 0: the Newton step is exact, so after step i
+    the mini-batch's residual is orthogonal to block i's features, Phi_i' (f_i - y) = 0 on
+    b_i (to the jitter, 1e-10 of the system's scale), while the gradient step leaves it."""
+    rng = np.random.default_rng(0)
+    X = rng.uniform(-2, 2, size=(400, 2))
+    y = np.sin(2 * X[:, 0]) * X[:, 1]
+    for step, small in (("newton", True), ("gradient", False)):
+        reg = DoublyStochasticRegressor(n_iter=6, batch_size=100, block_size=12, gamma=1.0,
+                                        nu=0.0, theta=1.0, theta_prime=0.0, step=step,
+                                        backend=backend, random_state=1).fit(X, y)
+        assert reg.theta_ == 1.0
+        seed, indices = _indices_of(1, 400, 6, 100)
+        alpha = reg.alpha_.reshape(6, 12, 1)
+        for i in range(1, 7):
+            b = indices[i - 1]
+            Phi_i = block_features(X[b], seed, i - 1, 12, "gaussian", 1.0)
+            f_i = predict_blocks(X[b], seed, alpha[:i], "gaussian", 1.0)[:, 0]
+            gradient = Phi_i.T @ (f_i - y[b]) / 100
+            scale = np.linalg.norm(Phi_i.T @ y[b] / 100)
+            assert (np.linalg.norm(gradient) < 1e-8 * scale) == small
+
+
+def test_theta_default_follows_the_step():
+    X, y = concentric_circles(60, random_state=0)
+    fit = dict(n_iter=2, batch_size=20, block_size=4, random_state=0)
+    assert DoublyStochasticClassifier(**fit).fit(X, y).theta_ == 4.0
+    assert DoublyStochasticClassifier(step="newton", **fit).fit(X, y).theta_ == 1.0
+    assert DoublyStochasticRegressor(**fit).fit(X, y.astype(float)).theta_ == 1.0
+    assert DoublyStochasticClassifier(step="newton", theta=0.5, **fit).fit(X, y).theta_ == 0.5
 
 
 def test_shrink_is_zero_when_gamma_1_nu_is_one():
@@ -157,17 +215,22 @@ def _as(kind, X):
 
 
 @pytest.mark.parametrize("kind", ["dense", "csr"])
+@pytest.mark.parametrize("step", ["gradient", "newton"])
 @pytest.mark.parametrize("Est,loss,sampling,kernel", [
     (DoublyStochasticClassifier, "hinge", "iid", "gaussian"),
     (DoublyStochasticClassifier, "log", "reshuffle", "laplacian"),
     (DoublyStochasticRegressor, "squared", "permutation", "cauchy"),
 ])
-def test_numpy_and_numba_agree(kind, Est, loss, sampling, kernel):
+def test_numpy_and_numba_agree(kind, step, Est, loss, sampling, kernel):
     X, y = load_digits(binary=None)[:2] if Est is DoublyStochasticClassifier and loss == "log" \
         else concentric_circles(300, random_state=2)
     X = X[:300]
     y = y[:300].astype(float) if Est is DoublyStochasticRegressor else y[:300]
-    models = [Est(loss=loss, n_iter=25, batch_size=10, block_size=8, kernel=kernel,
+    # the Newton step wants |b| > B and a nu that keeps the log loss's systems conditioned
+    # (confident examples have l'' near 0): then rounding is not amplified past 1e-10
+    k, nu = (30, 1e-2) if step == "newton" else (10, 1e-4)
+    models = [Est(loss=loss, n_iter=25, batch_size=k, block_size=8, kernel=kernel, step=step,
+                  nu=nu,
                   sampling=sampling, backend=b, random_state=5).fit(_as(kind, X), y)
               for b in ("numpy", "numba")]
     np.testing.assert_allclose(models[0].alpha_, models[1].alpha_, rtol=1e-10, atol=1e-15)
@@ -191,7 +254,7 @@ def test_partial_fit_continues_steps_and_blocks(backend):
     first = sample_indices(100, 10, 10, "iid", rng)
     second = sample_indices(60, 6, 10, "iid", rng)
     alpha, _ = _explicit_run(X, y.astype(float)[:, None], np.vstack([first, second]), seed, 4,
-                             "gaussian", clf.gamma_, clf.theta, clf.theta_prime, clf.nu, "hinge")
+                             "gaussian", clf.gamma_, clf.theta_, clf.theta_prime, clf.nu, "hinge")
     np.testing.assert_allclose(clf.alpha_, alpha, rtol=1e-10, atol=1e-15)
 
 
@@ -259,6 +322,23 @@ def test_learns_circles_near_rff_with_the_same_features():
     assert dsg > ref - 0.02
 
 
+def test_newton_step_learns_circles_in_few_steps():
+    """Five blocks of 16 features, each set by one Newton step on 500 examples, come within
+    1 point of RFF + logistic regression with the same 80 features; five gradient steps
+    with the same blocks and mini-batches stay more than 10 points below. Measured over
+    seeds 0-4: Newton 99.30-99.40 %, gradient 70.5-88.1 %, RFF 99.30-99.55 %."""
+    X, y = concentric_circles(3000, noise=0.1, random_state=0)
+    X_test, y_test = concentric_circles(2000, noise=0.1, random_state=1)
+    fit = dict(n_iter=5, batch_size=500, block_size=16, gamma=1.0, loss="log", random_state=0)
+    newton = DoublyStochasticClassifier(step="newton", **fit).fit(X, y).score(X_test, y_test)
+    gradient = DoublyStochasticClassifier(**fit).fit(X, y).score(X_test, y_test)
+    rff = RandomFourierFeatures(n_components=80, variant="cos", gamma=1.0, random_state=0)
+    Z = rff.fit_transform(X)
+    ref = LogisticRegression(C=100.0, max_iter=2000).fit(Z, y).score(rff.transform(X_test), y_test)
+    assert newton > ref - 0.01
+    assert gradient < ref - 0.10
+
+
 def test_multiclass_digits_and_probabilities():
     """One-vs-rest on shared features: the test error falls as the steps T (and with them
     the features D = T B) grow. Step i adds a block fitted to one mini-batch and shrinks
@@ -302,6 +382,8 @@ def test_regressor_approaches_kernel_ridge():
     DoublyStochasticClassifier(loss="log", kernel="laplacian", n_iter=50, batch_size=4,
                                random_state=0),
     DoublyStochasticRegressor(n_iter=200, batch_size=8, random_state=0),
+    DoublyStochasticClassifier(step="newton", n_iter=20, batch_size=8, block_size=4,
+                               random_state=0),
 ])
 def test_scikit_learn_contract(estimator, check):
     check(estimator)
@@ -323,6 +405,8 @@ _X, _y = concentric_circles(40, random_state=0)
     (lambda: DoublyStochasticClassifier(kernel="polynomial"), _X, _y, "kernel"),
     (lambda: DoublyStochasticClassifier(gamma=0.0), _X, _y, "gamma"),
     (lambda: DoublyStochasticClassifier(sampling="cyclic"), _X, _y, "sampling"),
+    (lambda: DoublyStochasticClassifier(step="exact"), _X, _y, "step"),
+    (lambda: DoublyStochasticRegressor(step="newton", theta=-1.0), _X, _y, "theta"),
     (lambda: DoublyStochasticClassifier(backend="cuda"), _X, _y, "backend"),
     (lambda: DoublyStochasticRegressor(loss="hinge"), _X, _y, "loss"),
     (lambda: DoublyStochasticRegressor(batch_size=41), _X, _y, "batch_size"),
@@ -344,6 +428,8 @@ def test_bad_arguments_of_the_public_functions():
         block_frequencies(0, 0, 3, 4, kernel="linear")
     with pytest.raises(ValueError, match="batch_size"):
         doubly_stochastic(_X, _y[:, None].astype(float), 3, batch_size=41)
+    with pytest.raises(ValueError, match="step"):
+        doubly_stochastic(_X, _y[:, None].astype(float), 3, step="exact")
 
 
 def test_divergence_is_an_error_not_nan():
