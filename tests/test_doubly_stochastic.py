@@ -14,8 +14,9 @@ from lsl_lib._core.sampling import sample_indices
 from lsl_lib.datasets import concentric_circles, load_digits
 from lsl_lib.doubly_stochastic import (DoublyStochasticClassifier, DoublyStochasticRegressor,
                                        block_features, block_frequencies, block_uniforms,
-                                       NEWTON_JITTER, doubly_stochastic, fill_block,
-                                       model_nbytes, predict_blocks)
+                                       NEWTON_JITTER, curvature_weights, doubly_stochastic,
+                                       fill_block, model_nbytes, newton_block,
+                                       newton_block_into, predict_blocks)
 from lsl_lib.kernels import KERNELS, kernel_matrix
 from lsl_lib.losses import get_loss
 from lsl_lib.random_features import RandomFourierFeatures, draw_frequencies
@@ -86,16 +87,18 @@ def test_features_estimate_the_kernel(kernel):
 # --- the iterates are the recursion over fixed features ---------------------------------
 
 def _newton_direction(Phi_b, G, loss, Y_b, f, nu):
-    """(Phi' H Phi / k + (nu + jitter) I)^{-1} Phi' G / k per output, H = l''(f, y) written
+    """(Phi' H Phi / k + (nu + jitter) I)^{-1} Phi' G / k per output (jitter relative to the
+    mean diagonal of Phi' Phi / k), H = l''(f, y) written
     out (the log loss's sigma(yf) sigma(-yf)), solved as a positive definite system."""
     from scipy.linalg import solve
     from scipy.special import expit
     k, B = Phi_b.shape
     H = expit(Y_b * f) * expit(-Y_b * f) if loss == "log" else np.ones_like(f)
     direction = np.empty((B, G.shape[1]))
+    jitter = NEWTON_JITTER * np.trace(Phi_b.T @ Phi_b / k) / B
     for q in range(G.shape[1]):
         A = Phi_b.T @ np.diag(H[:, q]) @ Phi_b / k
-        A += (nu + NEWTON_JITTER * np.trace(A) / B) * np.eye(B)
+        A += (nu + jitter) * np.eye(B)
         direction[:, q] = solve(A, Phi_b.T @ G[:, q] / k, assume_a="pos")
     return direction
 
@@ -186,6 +189,26 @@ def test_newton_step_minimises_the_block_on_its_mini_batch(backend):
             gradient = Phi_i.T @ (f_i - y[b]) / 100
             scale = np.linalg.norm(Phi_i.T @ y[b] / 100)
             assert (np.linalg.norm(gradient) < 1e-8 * scale) == small
+
+
+def test_newton_system_stays_definite_when_the_curvature_vanishes():
+    """Log loss at scores of 1e4: l'' = exp(-1e4) underflows to 0 on every row, so with
+    nu = 0 the system is the jitter alone, epsilon I with epsilon relative to Phi' Phi / k:
+    a finite direction Phi' g / (k epsilon) on both paths, not a singular matrix."""
+    rng = np.random.default_rng(0)
+    phi = rng.normal(size=(20, 5))
+    Y = np.where(rng.random((20, 1)) < 0.5, -1.0, 1.0)
+    F = -1e4 * Y  # every row misclassified far from the margin: g = -y, l'' = 0
+    loss = get_loss("log")
+    H = curvature_weights(loss, Y, F)
+    assert np.all(H == 0.0)
+    G = loss.subgradient(Y, F)
+    epsilon = NEWTON_JITTER * np.trace(phi.T @ phi / 20) / 5
+    expected = phi.T @ G / 20 / epsilon
+    np.testing.assert_allclose(newton_block(phi, G, H, 0.0), expected, rtol=1e-12)
+    out = np.empty((5, 1))
+    newton_block_into(phi, F, Y, np.arange(20), loss.code, 0.0, 1.0, out)
+    np.testing.assert_allclose(out, expected, rtol=1e-12)
 
 
 def test_theta_default_follows_the_step():
