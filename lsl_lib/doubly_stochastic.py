@@ -48,6 +48,8 @@ and takes :math:`H = I`, the feature-covariance preconditioner of the authors' p
 :math:`\gamma_i \le 1` (the full step is 1), blocks of a few dozen features and mini-batches
 of thousands, the new block fits what the earlier ones left: the step is
 :math:`O(|b| B^2 + B^3)`, beside the :math:`O(i B d |b|)` of regenerating the earlier blocks.
+On ijcnn1 at D = 1 024 it ends within a point of RFF + a linear SVM on the same number of
+features, where gradient steps end eight points below (``bench_doubly_stochastic.py``).
 
 **Seeds, not matrices.** Block i's frequencies W and phases b are a deterministic
 function of the model's integer seed and of i (:func:`block_frequencies`), so the model
@@ -522,18 +524,15 @@ def dsg_numba_chunk(data, cols, indptr, d, Y, alpha, indices, t0, seed, kernel_c
             for c in range(B):
                 for q in range(K):
                     alpha[j, c, q] *= shrink
+        scores[it] = f
+        if newton:
+            newton_block_into(phi, f, Y, rows, loss_code, nu, -gamma_i, alpha[i - 1])
+            continue
         for c in range(B):
             for q in range(K):
                 alpha[i - 1, c, q] = 0.0
-        if newton:
-            for r in range(k):
-                for q in range(K):
-                    scores[it, r, q] = f[r, q]
-            newton_block_into(phi, f, Y, rows, loss_code, nu, -gamma_i, alpha[i - 1])
-            continue
         for r in range(k):
             for q in range(K):
-                scores[it, r, q] = f[r, q]
                 g = score_derivative(loss_code, Y[rows[r], q], f[r, q], 0.0)
                 if g != 0.0:
                     step = -(gamma_i / k) * g
