@@ -64,7 +64,7 @@ from sklearn.utils.validation import check_array, check_is_fitted, validate_data
 
 from lsl_lib._core.random import check_random_state
 from lsl_lib._core.scores import labels_from_scores
-from lsl_lib._core.validation import add_intercept_column, check_batch_size
+from lsl_lib._core.validation import add_intercept_column, check_batch_size, check_n_classes
 from lsl_lib.doubly_stochastic import DoublyStochasticClassifier, DoublyStochasticRegressor
 from lsl_lib.losses import get_loss
 from lsl_lib.pegasos import (PegasosClassifier, PegasosState, encode_labels, pegasos,
@@ -392,6 +392,15 @@ class ParallelPegasosClassifier(PegasosClassifier):
     @available_if(_never)
     def partial_fit(self, X, y, classes=None, sample_weight=None):
         """Not offered: see :func:`fit_out_of_core`."""
+
+    def _check_labels(self, y):
+        super()._check_labels(y)
+        check_n_classes(self.classes_, self.loss, ("hinge", "log"))  # no one-vs-rest yet
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class = not self._binary_only()
+        return tags
 
     def _scatter_memory(self, client, X, y, rng):
         """Validate X, y in memory, split them, and send each part to the cluster."""

@@ -54,9 +54,8 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.optimize import minimize
 from scipy.special import softmax
-from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, _fit_context
+from sklearn.base import BaseEstimator, RegressorMixin, _fit_context
 from sklearn.utils._param_validation import Interval, StrOptions
-from sklearn.utils.metaestimators import available_if
 from sklearn.utils.class_weight import compute_sample_weight
 from sklearn.utils.multiclass import _check_partial_fit_first_call, check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
@@ -64,11 +63,13 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from lsl_lib._core.backend import compiled_arrays, jit, resolve_backend
 from lsl_lib._core.random import check_random_state
 from lsl_lib._core.sampling import sample_indices
+from lsl_lib._core.classifier import ScoreClassifierMixin
+from lsl_lib._core.run_loop import run_chunks, unfitted_on_interrupt
 from lsl_lib._core.scores import labels_from_scores, one_vs_rest_probabilities
-from lsl_lib._core.trace import Trace, chunk_bounds
+from lsl_lib._core.trace import Trace
 from lsl_lib._core.validation import (ITERATIVE_CONSTRAINTS, add_intercept_column,
                                       check_batch_size, check_n_classes, check_sample_weight,
-                                      signed_binary_labels)
+                                      clipped_batch_size, signed_binary_labels)
 from lsl_lib.losses import get_loss, primal_objective, score_subgradient
 
 AVERAGING = ("none", "uniform", "suffix")
@@ -76,6 +77,10 @@ AVERAGING = ("none", "uniform", "suffix")
 #: Largest expanded data (sum of integer weights) that 'permutation' and 'reshuffle'
 #: permute: 2**27 positions are 1 GiB of int64.
 MAX_EXPANDED_PERMUTATION = 2**27
+
+#: The default run's cap on the examples kT (``n_iter=None``): 30/lam for tiny lam would
+#: draw 3e13 indices at lam=1e-12.
+MAX_DEFAULT_EXAMPLES = 10**7
 
 
 def weighted_sample_indices(sample_weight, n_iter, batch_size, sampling, rng):
@@ -142,13 +147,30 @@ class PegasosState:
         Sum of the iterates averaged so far; ``n_averaged`` of them.
     t : int
         Iterations done; the next one is t + 1, with step 1/(lam (t+1)).
+    v, U, carry : ndarray
+        The compiled loop's own form of the iterate and the sum, :math:`w = a v` and
+        :math:`\sum w = U + A v`, with ``carry = [a, ||v||^2, A, m, live]``
+        (:func:`pegasos_numba_chunk`): carried from one chunk to the next, so that the
+        iterates do not depend on where the chunks end. Setting ``W`` starts them anew.
     """
 
     def __init__(self, n_outputs, n_features):
-        self.W = np.zeros((n_outputs, n_features))
         self.W_sum = np.zeros((n_outputs, n_features))
+        self.v = np.zeros((n_outputs, n_features))
+        self.U = np.zeros((n_outputs, n_features))
+        self.carry = np.zeros(5)
+        self.W = np.zeros((n_outputs, n_features))
         self.n_averaged = 0
         self.t = 0
+
+    @property
+    def W(self):
+        return self._W
+
+    @W.setter
+    def W(self, value):
+        self._W = value
+        self.carry[4] = 0.0  # the compiled loop reads w (and the sum) afresh
 
     @property
     def coef(self):
@@ -209,8 +231,8 @@ def pegasos_numpy_chunk(X, y, W, W_sum, indices, t0, lam, loss, radius2, average
 
 
 @jit
-def pegasos_numba_chunk(data, cols, indptr, y, W, W_sum, indices, t0, lam, code, epsilon,
-                        radius2, average_from, step_offset):
+def pegasos_numba_chunk(data, cols, indptr, y, W, W_sum, v, U, carry, indices, t0, lam, code,
+                        epsilon, radius2, average_from, step_offset):
     """The same iterations as :func:`pegasos_numpy_chunk`, compiled.
 
     ``X`` comes as CSR arrays ``(data, cols, indptr)``; a dense C-ordered X comes as
@@ -218,22 +240,28 @@ def pegasos_numba_chunk(data, cols, indptr, y, W, W_sum, indices, t0, lam, code,
     ``data[i*d:(i+1)*d]``. The iterate is kept as :math:`w = a v`: the shrink
     multiplies the scalar ``a``, a step adds to ``v`` only where ``x_i`` is non-zero,
     and :math:`\\|v\\|^2` is updated along, so one iteration costs O(k nnz(x) K).
-    The average is kept lazily as :math:`\\sum w = A v + U` (``U`` is ``W_sum``):
+    The average is kept lazily as :math:`\\sum w = A v + U`:
     changing v by :math:`\\delta` subtracts :math:`A\\delta` from U; when early
     projections have shrunk ``a`` so much that :math:`A v` and U would cancel, A v
-    is folded into U.
+    is folded into U. ``v``, ``U`` and ``carry = [a, ||v||^2, A, m, live]`` go on from
+    one chunk to the next (read from ``W`` and ``W_sum`` when ``live`` is 0); ``W`` and
+    ``W_sum`` are written at the end, :math:`a v` and :math:`U + A v`.
     """
     T, k = indices.shape
     K, d = W.shape
     dense = indptr.shape[0] == 0
-    v = W.copy()
-    a = 1.0
-    v_norm2 = 0.0
-    for r in range(K):
-        for j in range(d):
-            v_norm2 += v[r, j] * v[r, j]
-    A = 0.0  # sum of the scales a of the averaged iterates since the last fold ...
-    m = 0  # ... and their number
+    if carry[4] == 0.0:
+        a = 1.0
+        v_norm2 = 0.0
+        for r in range(K):
+            for j in range(d):
+                v[r, j] = W[r, j]
+                U[r, j] = W_sum[r, j]
+                v_norm2 += v[r, j] * v[r, j]
+        A = 0.0  # sum of the scales a of the averaged iterates since the last fold ...
+        m = 0  # ... and their number
+    else:
+        a, v_norm2, A, m = carry[0], carry[1], carry[2], int(carry[3])
     s = np.empty(K)
     g = np.empty(K)
     G = np.empty((k, K))
@@ -261,7 +289,7 @@ def pegasos_numba_chunk(data, cols, indptr, y, W, W_sum, indices, t0, lam, code,
         if shrink <= 0.0:  # t = 1 (and t_0 = 0): w becomes 0 exactly; fold A v into U first
             for r in range(K):
                 for j in range(d):
-                    W_sum[r, j] += A * v[r, j]
+                    U[r, j] += A * v[r, j]
                     v[r, j] = 0.0
             a, A, m, v_norm2 = 1.0, 0.0, 0, 0.0
         else:
@@ -281,7 +309,7 @@ def pegasos_numba_chunk(data, cols, indptr, y, W, W_sum, indices, t0, lam, code,
                     old = v[r, j]
                     v[r, j] = old + delta
                     v_norm2 += delta * (2.0 * old + delta)
-                    W_sum[r, j] -= A * delta
+                    U[r, j] -= A * delta
         if a * a * v_norm2 > radius2:
             a *= np.sqrt(radius2 / (a * a * v_norm2))
         if a < 1e-9:  # fold the scale back into v before it underflows
@@ -299,12 +327,13 @@ def pegasos_numba_chunk(data, cols, indptr, y, W, W_sum, indices, t0, lam, code,
             if A > 64.0 * a * m:  # A v would cancel against U: fold it in (rare, O(Kd))
                 for r in range(K):
                     for j in range(d):
-                        W_sum[r, j] += A * v[r, j]
+                        U[r, j] += A * v[r, j]
                 A, m = 0.0, 0
     for r in range(K):
         for j in range(d):
             W[r, j] = a * v[r, j]
-            W_sum[r, j] += A * v[r, j]
+            W_sum[r, j] = U[r, j] + A * v[r, j]
+    carry[0], carry[1], carry[2], carry[3], carry[4] = a, v_norm2, A, m, 1.0
     return n_averaged
 
 
@@ -343,7 +372,7 @@ def auto_step_offset(X, lam, loss, sample_weight=None):
 def pegasos(X, y, lam, n_iter, *, n_outputs=1, loss="hinge", epsilon=0.1, batch_size=1,
             sampling="iid", projection=False, averaging="none", suffix_fraction=0.5,
             step_offset=0, sample_weight=None, record_every=None, reference_objective=None,
-            monitor=None, backend="auto", random_state=None, state=None):
+            monitor=None, backend="auto", random_state=None, state=None, verbose=False):
     r"""Run Pegasos for ``n_iter`` iterations on prepared arrays.
 
     This is the functional core of :class:`PegasosClassifier` and
@@ -393,6 +422,8 @@ def pegasos(X, y, lam, n_iter, *, n_outputs=1, loss="hinge", epsilon=0.1, batch_
     random_state : None, int or numpy.random.Generator, default=None
     state : PegasosState or None, default=None
         Continue from this state (t goes on); a new one starts at w = 0.
+    verbose : bool, default=False
+        A progress bar for runs longer than a few seconds.
 
     Returns
     -------
@@ -401,6 +432,15 @@ def pegasos(X, y, lam, n_iter, *, n_outputs=1, loss="hinge", epsilon=0.1, batch_
     history : dict of ndarray
         Columns ``iteration``, ``epoch``, ``seconds``, ``objective`` (of
         ``state.coef``) and the optional ones; empty when ``record_every`` is None.
+
+    Raises
+    ------
+    ValueError
+        When the weights' norm overflows or grows by
+        :data:`~lsl_lib._core.run_loop.DIVERGENCE_GROWTH` over its first value.
+    KeyboardInterrupt
+        On Ctrl-C, within a chunk's length (:func:`~lsl_lib._core.run_loop.run_chunks`);
+        ``state`` is then that of the last whole chunk.
     """
     loss = get_loss(loss, epsilon)
     if not lam > 0:
@@ -446,28 +486,29 @@ def pegasos(X, y, lam, n_iter, *, n_outputs=1, loss="hinge", epsilon=0.1, batch_
             row.update(monitor(coef))
         trace.record(**row)
 
-    if record_every is not None:
-        record()
-    for start, stop in chunk_bounds(n_iter, record_every):
-        trace.start()
+    def step(start, stop):
         if path == "numba":
             n_avg = pegasos_numba_chunk(data, cols, indptr, y_float, state.W, state.W_sum,
+                                        state.v, state.U, state.carry,
                                         indices[start:stop], state.t, float(lam), loss.code,
                                         float(getattr(loss, "epsilon", 0.0)), radius2,
                                         average_from, float(step_offset))
         else:
             n_avg = pegasos_numpy_chunk(X, y, state.W, state.W_sum, indices[start:stop], state.t,
                                         lam, loss, radius2, average_from, step_offset)
-        trace.stop()
-        if not np.isfinite(np.vdot(state.W, state.W)):  # NaN, inf, or a norm that overflows
-            raise ValueError(
-                f"Pegasos diverged: the weights overflowed by iteration {state.t + stop - start}. "
-                f"Early steps 1/(lam t) are too long for loss={loss.name!r} on these features; "
-                "use projection=True, step_offset='auto', a larger lam, or standardised features.")
+            state.carry[4] = 0.0  # W changed in place: a compiled chunk reads it afresh
         state.n_averaged += n_avg
         state.t += stop - start
-        if record_every is not None:
-            record()
+
+    def diverged(done):
+        return (f"Pegasos diverged: the weights' norm overflowed or grew by orders of magnitude "
+                f"by iteration {t_start + done}. Early steps 1/(lam t) are too long for "
+                f"loss={loss.name!r} on these features; use a larger lam, step_offset='auto', "
+                "projection=True, or standardised features.")
+
+    run_chunks(trace, n_iter, step, record_every=record_every, record=record,
+               norm=lambda: math.sqrt(np.vdot(state.W, state.W)), diverged=diverged,
+               verbose=verbose, desc="Pegasos")
     return state, trace.history()
 
 
@@ -561,20 +602,34 @@ class _BasePegasos(BaseEstimator):
         "step_offset": [Interval(Real, 0, None, closed="left"), StrOptions({"auto"})],
         "fit_intercept": ["boolean"],
         "reference_objective": [Real, StrOptions({"auto"}), None],
+        "verbose": ["boolean"],
         **ITERATIVE_CONSTRAINTS,
     }
 
-    def _prepare(self, X, y, reset):
-        """Validated float X (plus the intercept column) and y; errors name the input."""
-        X, y = validate_data(self, X, y, accept_sparse="csr", dtype=[np.float64, np.float32],
+    def _validate(self, X, y, reset):
+        """Validated float X and y; errors name the input."""
+        return validate_data(self, X, y, accept_sparse="csr", dtype=[np.float64, np.float32],
                              order="C", y_numeric=isinstance(self, RegressorMixin), reset=reset)
-        return (add_intercept_column(X) if self.fit_intercept else X), y
+
+    def _prepare(self, X, y, reset):
+        """Validated float X (plus the intercept column) and y."""
+        X, y = self._validate(X, y, reset)
+        return self._with_intercept(X), y
+
+    def _with_intercept(self, X):
+        return add_intercept_column(X) if self.fit_intercept else X
 
     def _n_iter(self, n_samples):
-        """``n_iter``, or by default kT = max(5 n, 30 / lam) examples (see Notes)."""
+        """``n_iter``, or by default :math:`kT = \\max(5n, \\min(30/\\lambda, 10^7))` examples
+        (see Notes), in mini-batches of k = :meth:`_batch_size`."""
         if self.n_iter is not None:
             return self.n_iter
-        return -(-max(5 * n_samples, math.ceil(30.0 / self.lam)) // self.batch_size)
+        examples = max(5 * n_samples, min(math.ceil(30.0 / self.lam), MAX_DEFAULT_EXAMPLES))
+        return -(-examples // self._batch_size(n_samples))
+
+    def _batch_size(self, n_samples):
+        """k = ``batch_size``, clipped to the n rows at hand."""
+        return clipped_batch_size(self.batch_size, n_samples)
 
     def _sample_weight(self, X, sample_weight, y=None, class_weight=None):
         """Validated weights (``class_weight`` folded in), or None when all are 1."""
@@ -586,9 +641,13 @@ class _BasePegasos(BaseEstimator):
         return sample_weight
 
     def _run(self, X, y, n_iter, n_outputs, eval_set, continuing, sample_weight=None):
-        """Run the solver on prepared arrays and store the fitted attributes."""
+        """Run the solver on prepared arrays and store the fitted attributes.
+
+        A ``KeyboardInterrupt`` of a continued run (``partial_fit``) leaves the model of the
+        last whole chunk; ``fit`` is left unfitted (:func:`unfitted_on_interrupt`).
+        """
         if not continuing:
-            self._state = None
+            self._state = PegasosState(n_outputs, X.shape[1])
             self._rng = check_random_state(self.random_state)
         loss = get_loss(self.loss, getattr(self, "epsilon", 0.1))
         reference = self.reference_objective
@@ -605,13 +664,19 @@ class _BasePegasos(BaseEstimator):
             def monitor(coef):
                 return {self._eval_name: self._eval_metric(np.asarray(X_eval @ coef.T), y_eval)}
 
-        self._state, history = pegasos(
-            X, y, self.lam, n_iter, n_outputs=n_outputs, loss=loss, batch_size=self.batch_size,
-            sampling=self.sampling, projection=self.projection, averaging=self.averaging,
-            suffix_fraction=self.suffix_fraction, step_offset=self.step_offset,
-            sample_weight=sample_weight, record_every=self.record_every,
-            reference_objective=reference, monitor=monitor, backend=self.backend,
-            random_state=self._rng, state=self._state)
+        try:
+            self._state, history = pegasos(
+                X, y, self.lam, n_iter, n_outputs=n_outputs, loss=loss,
+                batch_size=self._batch_size(X.shape[0]), sampling=self.sampling,
+                projection=self.projection, averaging=self.averaging,
+                suffix_fraction=self.suffix_fraction, step_offset=self.step_offset,
+                sample_weight=sample_weight, record_every=self.record_every,
+                reference_objective=reference, monitor=monitor, backend=self.backend,
+                random_state=self._rng, state=self._state, verbose=self.verbose)
+        except KeyboardInterrupt:
+            self._set_coef(self._state.coef)
+            self.t_ = self._state.t
+            raise
         self._set_coef(self._state.coef)
         self.t_ = self._state.t
         self.n_iter_ = n_iter
@@ -627,6 +692,7 @@ class _BasePegasos(BaseEstimator):
             self.coef_, self.intercept_ = W.copy(), np.zeros(W.shape[0])
 
     def _scores(self, X):
+        """Validated X's scores :math:`XW^\\top + b`, shape (n, K)."""
         check_is_fitted(self)
         X = validate_data(self, X, accept_sparse="csr", dtype=[np.float64, np.float32], reset=False)
         return np.asarray(X @ self.coef_.T) + self.intercept_
@@ -637,13 +703,14 @@ class _BasePegasos(BaseEstimator):
         return tags
 
 
-class PegasosClassifier(ClassifierMixin, _BasePegasos):
+class PegasosClassifier(ScoreClassifierMixin, _BasePegasos):
     r"""Linear classifier trained by Pegasos (stochastic subgradient, step 1/(λt)).
 
     Minimises :math:`\frac{\lambda}{2}\|W\|^2 + \frac1n\sum_i \ell(y_i, W x_i)`
     by the iterations of :mod:`lsl_lib.pegasos`. Labels of any type; binary losses
-    map them to -1/+1 internally, multiclass losses learn one row of weights per
-    class jointly (not one-vs-rest).
+    map them to -1/+1 internally and learn more than two classes one-vs-rest (one binary
+    model per class, as ``LinearSVC``; :class:`~lsl_lib._core.classifier.ScoreClassifierMixin`),
+    multiclass losses learn one row of weights per class jointly.
 
     Parameters
     ----------
@@ -651,9 +718,11 @@ class PegasosClassifier(ClassifierMixin, _BasePegasos):
         Regularisation :math:`\lambda > 0`; :math:`C = 1/(\lambda n)` in liblinear's scaling.
     n_iter : int or None, default=None
         Number of iterations T. ``None``: enough for :math:`\lambda k T \ge 30` and at
-        least five epochs, :math:`T = \lceil \max(5n, 30/\lambda)/k \rceil` (see Notes).
+        least five epochs, :math:`T = \lceil \max(5n, \min(30/\lambda, 10^7))/k \rceil`
+        (see Notes).
     batch_size : int, default=1
-        Mini-batch size k (at most n).
+        Mini-batch size k; clipped to n when the data (or a ``partial_fit`` chunk) have
+        fewer rows.
     loss : {'hinge', 'log', 'multiclass_hinge', 'softmax'}, default='hinge'
         ``'hinge'``: the SVM; ``'log'``: logistic regression; ``'multiclass_hinge'``:
         Crammer-Singer multiclass SVM; ``'softmax'``: multinomial logistic regression.
@@ -690,12 +759,18 @@ class PegasosClassifier(ClassifierMixin, _BasePegasos):
         numba when importable (and ``LSL_NUMBA`` is not 0).
     random_state : None, int or numpy.random.Generator, default=None
         Seeds the sampling; the same seed gives the same iterates on both backends.
+    verbose : bool, default=False
+        Show a progress bar when a fit takes more than a few seconds.
 
     Attributes
     ----------
     classes_ : ndarray of shape (n_classes,)
     coef_ : ndarray of shape (1, n_features) or (n_classes, n_features)
     intercept_ : ndarray of shape (1,) or (n_classes,)
+    estimators_ : list of PegasosClassifier
+        One-vs-rest (a binary loss and more than two classes): the binary model of each
+        class of ``classes_``, fitted on ``y == class``; ``coef_`` stacks theirs and each
+        ``history_`` column has one row per class.
     t_ : int
         Iterations done in total (``partial_fit`` continues from it).
     n_iter_ : int
@@ -752,6 +827,10 @@ class PegasosClassifier(ClassifierMixin, _BasePegasos):
     With ``eval_set=(X_test, y_test)`` passed to ``fit`` and ``record_every`` set,
     ``history_['test_error']`` follows the test error along the iterations.
 
+    *Interrupting.* Ctrl-C (or Jupyter's interrupt) stops a fit within about 0.1 s
+    (:func:`~lsl_lib._core.run_loop.run_chunks`): ``fit`` leaves the estimator unfitted,
+    ``partial_fit`` leaves the model of its last whole chunk of iterations.
+
     References
     ----------
     Shalev-Shwartz, Singer, Srebro, Cotter. Pegasos: primal estimated sub-gradient
@@ -780,7 +859,7 @@ class PegasosClassifier(ClassifierMixin, _BasePegasos):
     def __init__(self, lam=1e-4, n_iter=None, batch_size=1, loss="hinge", sampling="iid",
                  projection=False, averaging="suffix", suffix_fraction=0.5, step_offset=0,
                  fit_intercept=True, class_weight=None, record_every=None,
-                 reference_objective=None, backend="auto", random_state=None):
+                 reference_objective=None, backend="auto", random_state=None, verbose=False):
         self.lam = lam
         self.n_iter = n_iter
         self.batch_size = batch_size
@@ -796,20 +875,25 @@ class PegasosClassifier(ClassifierMixin, _BasePegasos):
         self.reference_objective = reference_objective
         self.backend = backend
         self.random_state = random_state
+        self.verbose = verbose
+
+    def _binary_only(self):
+        return self.loss in ("hinge", "log")
 
     def _encode(self, y):
         return encode_labels(y, self.classes_, self.loss)
 
     def _n_outputs(self):
-        return 1 if self.loss in ("hinge", "log") else len(self.classes_)
+        return 1 if self._binary_only() else len(self.classes_)
 
     def _check_labels(self, y):
         check_classification_targets(y)
-        check_n_classes(self.classes_, self.loss, ("hinge", "log"))
+        check_n_classes(self.classes_, self.loss, ())
         unknown = np.setdiff1d(y, self.classes_)
         if unknown.size:
             raise ValueError(f"y contains labels {unknown!r} not in classes {self.classes_!r}.")
 
+    @unfitted_on_interrupt
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y, sample_weight=None, eval_set=None):
         """Fit by ``n_iter`` Pegasos iterations from w = 0.
@@ -828,13 +912,16 @@ class PegasosClassifier(ClassifierMixin, _BasePegasos):
         eval_set : tuple (X_test, y_test), optional
             Held-out data whose error is recorded in ``history_['test_error']``.
         """
-        X, y = self._prepare(X, y, reset=True)
+        X, y = self._validate(X, y, reset=True)
         self.classes_ = np.unique(y)
         self._check_labels(y)
-        check_batch_size(self.batch_size, X.shape[0])
+        self.estimators_ = None
+        if self._needs_one_vs_rest(self.classes_):
+            return self._fit_one_vs_rest(X, y, sample_weight, eval_set=eval_set)
         sample_weight = self._sample_weight(X, sample_weight, y, self.class_weight)
         if sample_weight is not None:  # the weights may leave a single class
             check_n_classes(np.unique(y[sample_weight > 0]), self.loss, ())
+        X = self._with_intercept(X)
         return self._run(X, self._encode(y), self._n_iter(X.shape[0]), self._n_outputs(),
                          eval_set, continuing=False, sample_weight=sample_weight)
 
@@ -858,15 +945,19 @@ class PegasosClassifier(ClassifierMixin, _BasePegasos):
                 "never sees; pass class_weight=dict(zip(classes, compute_class_weight("
                 "'balanced', classes=classes, y=y_all))) instead.")
         first = _check_partial_fit_first_call(self, classes)
-        X, y = self._prepare(X, y, reset=first)
+        X, y = self._validate(X, y, reset=first)
         self._check_labels(y)
-        check_batch_size(self.batch_size, X.shape[0])
+        if first:
+            self.estimators_ = None
+        if self._needs_one_vs_rest(self.classes_):
+            return self._fit_one_vs_rest(X, y, sample_weight, partial=True)
         sample_weight = self._sample_weight(X, sample_weight, y, self.class_weight)
-        return self._run(X, self._encode(y), -(-X.shape[0] // self.batch_size),
+        X = self._with_intercept(X)
+        return self._run(X, self._encode(y), -(-X.shape[0] // self._batch_size(X.shape[0])),
                          self._n_outputs(), None, continuing=not first,
                          sample_weight=sample_weight)
 
-    def decision_function(self, X):
+    def _decision_scores(self, X):
         """Scores :math:`\\langle w, x\\rangle + b`, shape (n, K); (n,) for two classes.
 
         With two classes the score is that of ``classes_[1]``: :math:`s` for a binary
@@ -877,30 +968,20 @@ class PegasosClassifier(ClassifierMixin, _BasePegasos):
             return s[:, 0]
         return s[:, 1] - s[:, 0] if s.shape[1] == 2 else s
 
-    def predict(self, X):
-        return labels_from_scores(self.decision_function(X), self.classes_)
-
     def _has_proba(self):
         return self.loss in ("log", "softmax")
 
-    @available_if(_has_proba)
-    def predict_proba(self, X):
-        """Class probabilities: :math:`\\sigma(s)` for ``'log'``, softmax for ``'softmax'``."""
-        s = self.decision_function(X)
-        return one_vs_rest_probabilities(s) if s.ndim == 1 else softmax(s, axis=1)
-
-    @available_if(_has_proba)
-    def predict_log_proba(self, X):
-        return np.log(self.predict_proba(X))
+    def _proba_from_scores(self, scores):
+        """Class probabilities: :math:`\\sigma(s)` for ``'log'`` (one-vs-rest normalised),
+        softmax for ``'softmax'``."""
+        if scores.ndim == 1 or self.loss == "log":
+            return one_vs_rest_probabilities(scores)
+        return softmax(scores, axis=1)
 
     def _eval_metric(self, scores, y):
         """Error rate of the scores (n, K) of the current iterate on held-out labels."""
         return float(np.mean(labels_from_scores(scores, self.classes_) != y))
 
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.classifier_tags.multi_class = self.loss in ("multiclass_hinge", "softmax")
-        return tags
 
 
 class PegasosRegressor(RegressorMixin, _BasePegasos):
@@ -936,7 +1017,7 @@ class PegasosRegressor(RegressorMixin, _BasePegasos):
         cpu_act (Delve, 21 features) is 0.721 against least squares' 0.721, and on
         California housing 0.627 against 0.627; the last iterate gives 0.710 and 0.619.
     sampling, suffix_fraction, fit_intercept, record_every, \
-reference_objective, backend, random_state
+reference_objective, backend, random_state, verbose
         As in :class:`PegasosClassifier`.
 
     Attributes
@@ -978,7 +1059,7 @@ reference_objective, backend, random_state
     def __init__(self, lam=1e-4, n_iter=None, batch_size=1, loss="squared", epsilon=0.1,
                  sampling="iid", projection=True, averaging="suffix", suffix_fraction=0.5,
                  step_offset="auto", fit_intercept=True, record_every=None, reference_objective=None,
-                 backend="auto", random_state=None):
+                 backend="auto", random_state=None, verbose=False):
         self.lam = lam
         self.n_iter = n_iter
         self.batch_size = batch_size
@@ -994,13 +1075,14 @@ reference_objective, backend, random_state
         self.reference_objective = reference_objective
         self.backend = backend
         self.random_state = random_state
+        self.verbose = verbose
 
+    @unfitted_on_interrupt
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y, sample_weight=None, eval_set=None):
         """Fit by ``n_iter`` iterations from w = 0 (``sample_weight`` and ``eval_set`` as
         in :meth:`PegasosClassifier.fit`)."""
         X, y = self._prepare(X, y, reset=True)
-        check_batch_size(self.batch_size, X.shape[0])
         return self._run(X, y.astype(np.float64), self._n_iter(X.shape[0]), 1, eval_set,
                          continuing=False, sample_weight=self._sample_weight(X, sample_weight))
 
@@ -1010,9 +1092,9 @@ reference_objective, backend, random_state
         (``sample_weight`` as in :meth:`fit`)."""
         first = not hasattr(self, "t_")
         X, y = self._prepare(X, y, reset=first)
-        check_batch_size(self.batch_size, X.shape[0])
-        return self._run(X, y.astype(np.float64), -(-X.shape[0] // self.batch_size), 1, None,
-                         continuing=not first, sample_weight=self._sample_weight(X, sample_weight))
+        n_iter = -(-X.shape[0] // self._batch_size(X.shape[0]))
+        return self._run(X, y.astype(np.float64), n_iter, 1, None, continuing=not first,
+                         sample_weight=self._sample_weight(X, sample_weight))
 
     def _set_coef(self, W):
         super()._set_coef(W)

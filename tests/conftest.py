@@ -162,6 +162,56 @@ def stop_process(process):
         process.wait()
 
 
+#: Ctrl-C must stop a fit within this many seconds (issue 22: "within one second").
+INTERRUPT_SECONDS = 1.0
+
+_SIGINT_CHILD = """
+import sys, time
+from sklearn.utils.validation import check_is_fitted
+from sklearn.exceptions import NotFittedError
+{setup}
+print("ready", flush=True)
+try:
+    {fit}
+    print("finished", flush=True)
+except KeyboardInterrupt:
+    print("interrupted", time.monotonic(), flush=True)
+    {after}
+"""
+
+
+def assert_sigint_stops_fit(setup, fit, after="", delay=0.5, limit=60.0):
+    """Run ``setup`` (imports, data, a short warm-up fit that compiles) in a child process,
+    then the long ``fit`` statement; send SIGINT ``delay`` seconds after it started and
+    assert that the child caught ``KeyboardInterrupt`` within :data:`INTERRUPT_SECONDS`
+    (its ``time.monotonic()`` at the catch against ours at the kill) and that the
+    ``after`` statements (checks on the estimator) passed. Returns the seconds taken."""
+    import signal
+    import textwrap
+
+    code = _SIGINT_CHILD.format(setup=textwrap.dedent(setup), fit=fit,
+                                after=after or "pass")
+    child = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True)
+    try:
+        line = child.stdout.readline()
+        assert line.strip() == "ready", f"the child did not start: {line!r} {child.stderr.read()}"
+        time.sleep(delay)
+        sent = time.monotonic()
+        child.send_signal(signal.SIGINT)
+        out, err = child.communicate(timeout=limit)
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait()
+    words = out.split()
+    assert words[:1] == ["interrupted"], f"the fit was not interrupted: {out!r} {err[-2000:]}"
+    assert child.returncode == 0, err[-2000:]
+    seconds = float(words[1]) - sent
+    assert seconds < INTERRUPT_SECONDS, f"Ctrl-C took {seconds:.2f} s to stop the fit"
+    return seconds
+
+
 def svc_and_estimator_on_shared(name, estimator, n_train=2000, n_test=3000):
     """Test accuracy of ``SVC()`` and of ``estimator``, both fitted on the same random
     ``n_train`` rows of the shared set ``name`` and scored on ``n_test`` rows of its test split."""

@@ -150,3 +150,178 @@ def test_one_vs_rest_probabilities_are_normalised_sigmoids_ranked_as_the_scores(
     np.testing.assert_allclose(P.sum(axis=1), 1.0)
     np.testing.assert_allclose(P, expit(s) / expit(s).sum(axis=1, keepdims=True))
     np.testing.assert_array_equal(P.argmax(axis=1), s.argmax(axis=1))
+
+
+# --- the one run loop (lsl_lib._core.run_loop) -----------------------------------------
+
+import signal  # noqa: E402
+
+import lsl_lib._core.run_loop as run_loop  # noqa: E402
+from lsl_lib._core.run_loop import run_chunks, unfitted_on_interrupt  # noqa: E402
+
+
+def _run(n_units, record_every=None, **kwargs):
+    chunks, records = [], []
+    trace = Trace()
+    done = run_chunks(trace, n_units, lambda a, b: chunks.append((a, b)),
+                      record_every=record_every, record=lambda: records.append(len(chunks)),
+                      **kwargs)
+    return done, chunks, records
+
+
+@pytest.mark.parametrize("record_every", [None, 1, 7, 100])
+def test_run_chunks_covers_every_unit_once_and_records_on_the_boundaries(record_every):
+    done, chunks, records = _run(50, record_every)
+    assert done == 50
+    assert chunks[0] == (0, 1) and chunks[-1][1] == 50
+    assert all(a[1] == b[0] and a[0] < a[1] for a, b in zip(chunks, chunks[1:]))
+    if record_every is None:
+        assert records == []
+    else:  # at 0, at every multiple of record_every, and at the end
+        ends = [0] + [b for _, b in chunks if b % record_every == 0 or b == 50]
+        assert len(records) == len(ends)
+        assert all(b % record_every == 0 for _, b in chunks[:-1]) or record_every > 1
+
+
+def test_run_chunks_grow_at_most_twofold_and_shrink_to_the_target(monkeypatch):
+    _, chunks, _ = _run(10_000)  # chunks far below CHUNK_SECONDS: doubling
+    sizes = [b - a for a, b in chunks]
+    assert sizes[:5] == [1, 2, 4, 8, 16]
+    assert all(b <= 2 * a for a, b in zip(sizes, sizes[1:-1]))
+    monkeypatch.setattr(run_loop, "CHUNK_SECONDS", 0.0)  # any chunk is too long: one unit each
+    _, chunks, _ = _run(20)
+    assert [b - a for a, b in chunks] == [1] * 20
+
+
+def test_run_chunks_stops_when_the_step_says_converged():
+    trace, seen = Trace(), []
+
+    def step(a, b):
+        seen.append(b)
+        return b >= 6
+
+    # chunks (0, 1), (1, 3), (3, 5), (5, 10): the fourth says it converged
+    assert run_chunks(trace, 100, step, record_every=5, record=lambda: seen.append("r")) == 10
+    assert seen == ["r", 1, 3, 5, "r", 10, "r"]
+
+
+@pytest.mark.parametrize("values", [[1.0, 2.0, np.inf], [1.0, np.nan], [1e-3, 1.0, 2e9]])
+def test_run_chunks_names_divergence(values):
+    sizes = iter(values)
+    with pytest.raises(ValueError, match="lower eta at unit"):
+        run_chunks(Trace(), 100, lambda a, b: None, norm=lambda: next(sizes),
+                   diverged=lambda unit: f"lower eta at unit {unit}")
+
+
+def test_run_chunks_allows_growth_below_the_threshold():
+    sizes = iter([1.0, 1e11, 9e11, 1e3] * 100)
+    assert run_chunks(Trace(), 100, lambda a, b: None, norm=lambda: next(sizes),
+                      diverged=str) == 100
+
+
+def test_a_sigint_ends_the_running_chunk_then_interrupts():
+    chunks = []
+
+    def step(a, b):
+        if len(chunks) == 3:
+            os.kill(os.getpid(), signal.SIGINT)  # arrives inside the chunk ...
+        chunks.append((a, b))  # ... which still ends
+
+    with pytest.raises(KeyboardInterrupt):
+        run_chunks(Trace(), 10**6, step)
+    assert len(chunks) == 4
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+def test_a_second_sigint_interrupts_at_once():
+    chunks = []
+
+    def step(a, b):
+        chunks.append((a, b))
+        if len(chunks) == 2:
+            os.kill(os.getpid(), signal.SIGINT)
+            os.kill(os.getpid(), signal.SIGINT)
+            chunks.append("not reached")
+
+    with pytest.raises(KeyboardInterrupt):
+        run_chunks(Trace(), 10**6, step)
+    assert chunks[-1] != "not reached"
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+def test_the_progress_bar_shows_after_its_delay(monkeypatch, capsys):
+    monkeypatch.setattr(run_loop, "PROGRESS_DELAY", 0.0)
+    run_chunks(Trace(), 1000, lambda a, b: None, verbose=True, desc="solver")
+    assert "solver" in capsys.readouterr().err
+    run_chunks(Trace(), 1000, lambda a, b: None, verbose=False, desc="solver")
+    assert "solver" not in capsys.readouterr().err
+
+
+def test_unfitted_on_interrupt_removes_the_fitted_attributes():
+    class Estimator:
+        @unfitted_on_interrupt
+        def fit(self):
+            self.coef_, self._state, self.lam = 1.0, 2.0, 3.0
+            raise KeyboardInterrupt
+
+    estimator = Estimator()
+    with pytest.raises(KeyboardInterrupt):
+        estimator.fit()
+    assert vars(estimator) == {"lam": 3.0}
+
+
+# --- the one classifier face (lsl_lib._core.classifier) --------------------------------
+
+from sklearn.base import BaseEstimator  # noqa: E402
+
+from lsl_lib._core.classifier import ScoreClassifierMixin  # noqa: E402
+
+
+class _Centroid(ScoreClassifierMixin, BaseEstimator):
+    """A binary learner for the mixin's tests: the score is <x, m_1 - m_0> (weighted means)."""
+
+    def __init__(self, class_weight=None):
+        self.class_weight = class_weight
+
+    def fit(self, X, y, sample_weight=None):
+        X, y = np.asarray(X, float), np.asarray(y)
+        self.classes_ = np.unique(y)
+        if self._needs_one_vs_rest(self.classes_):
+            return self._fit_one_vs_rest(X, y, sample_weight)
+        w = np.ones(len(y)) if sample_weight is None else sample_weight
+        means = [np.average(X[y == c], axis=0, weights=w[y == c]) for c in self.classes_]
+        self.coef_, self.intercept_ = (means[1] - means[0])[None], np.zeros(1)
+        self.history_ = {"iteration": np.arange(3)}
+        return self
+
+    def _decision_scores(self, X):
+        return (np.asarray(X) @ self.coef_.T + self.intercept_).squeeze(axis=1) \
+            if self.coef_.shape[0] == 1 else np.asarray(X) @ self.coef_.T + self.intercept_
+
+
+def test_one_vs_rest_fits_one_binary_model_per_class():
+    rng = np.random.default_rng(0)
+    X, y = rng.normal(size=(60, 3)), np.repeat(["a", "b", "c"], 20)
+    model = _Centroid().fit(X, y)
+    assert model.decision_function(X).shape == (60, 3)
+    for k, label in enumerate(model.classes_):
+        binary = _Centroid().fit(X, y == label)
+        np.testing.assert_array_equal(model.coef_[k], binary.coef_[0])
+    np.testing.assert_array_equal(model.predict(X),
+                                  model.classes_[np.argmax(model.decision_function(X), axis=1)])
+    assert model.history_["iteration"].shape == (3, 3)
+    assert model.__sklearn_tags__().classifier_tags.multi_class
+
+
+def test_one_vs_rest_weights_the_positive_class_as_liblinear():
+    rng = np.random.default_rng(1)
+    X, y = rng.normal(size=(30, 2)), np.repeat([0, 1, 2], 10)
+    model = _Centroid(class_weight={1: 5.0}).fit(X, y, sample_weight=np.arange(1.0, 31.0))
+    weight = np.arange(1.0, 31.0) * np.where(y == 1, 5.0, 1.0)
+    np.testing.assert_allclose(model.coef_[1], _Centroid().fit(X, y == 1, weight).coef_[0])
+    np.testing.assert_allclose(model.coef_[0],  # class 0's problem: class 1 is a negative, weight 1
+                               _Centroid().fit(X, y == 0, np.arange(1.0, 31.0)).coef_[0])
+
+
+def test_no_predict_proba_without_a_probability_model():
+    assert not hasattr(_Centroid(), "predict_proba")

@@ -285,12 +285,11 @@ _y3 = np.concatenate([_y, np.full(10, 2)])
     (lambda: PegasosClassifier(), np.where(np.eye(40, 2) == 1, np.inf, _X), _y, "infinity"),
     (lambda: PegasosClassifier(), _X, _y[:-1], "inconsistent numbers of samples"),
     (lambda: PegasosClassifier(), _X, np.ones(40), "one class"),
-    (lambda: PegasosClassifier(loss="hinge"), _X3, _y3, "Only binary classification"),
     (lambda: PegasosClassifier(lam=0.0), _X, _y, "lam"),
     (lambda: PegasosClassifier(lam=-1.0), _X, _y, "lam"),
-    (lambda: PegasosClassifier(batch_size=41), _X, _y, "batch_size"),
     (lambda: PegasosClassifier(batch_size=0), _X, _y, "batch_size"),
     (lambda: PegasosClassifier(n_iter=0), _X, _y, "n_iter"),
+    (lambda: PegasosClassifier(n_iter=10**12), _X, _y, "n_iter"),
     (lambda: PegasosClassifier(loss="huber"), _X, _y, "loss"),
     (lambda: PegasosClassifier(sampling="cyclic"), _X, _y, "sampling"),
     (lambda: PegasosClassifier(averaging="tail"), _X, _y, "averaging"),
@@ -567,3 +566,100 @@ def test_class_weight_check_passes_with_enough_iterations():
         clf = PegasosClassifier(loss=loss, class_weight={0: 1000, 1: 0.0001}, n_iter=1000,
                                 random_state=0).fit(X_train, y_train)
         assert np.mean(clf.predict(X_test) == 0) > 0.87
+
+
+# --- issue 22: one-vs-rest, clipped mini-batches, bounded default length, the run loop ----
+
+def test_binary_losses_learn_three_classes_one_vs_rest():
+    from sklearn.datasets import load_iris
+    from sklearn.preprocessing import StandardScaler
+    from sklearn.svm import LinearSVC
+
+    X, y = load_iris(return_X_y=True)
+    X = StandardScaler().fit_transform(X)
+    model = PegasosClassifier(lam=1e-3, random_state=0).fit(X, y)
+    assert model.coef_.shape == (3, 4) and model.decision_function(X).shape == (150, 3)
+    for k in range(3):  # each row is the binary model of its class, on the same seed
+        binary = PegasosClassifier(lam=1e-3, random_state=0).fit(X, y == k)
+        np.testing.assert_array_equal(model.coef_[k], binary.coef_[0])
+        np.testing.assert_array_equal(model.intercept_[k], binary.intercept_[0])
+    assert model.score(X, y) >= LinearSVC().fit(X, y).score(X, y) - 0.03
+    log = PegasosClassifier(loss="log", lam=1e-3, random_state=0).fit(X, y)
+    np.testing.assert_allclose(log.predict_proba(X).sum(axis=1), 1.0)
+
+
+def test_one_vs_rest_partial_fit_continues_each_binary_model():
+    X, y = _X3, _y3
+    model = PegasosClassifier(random_state=0)
+    model.partial_fit(X, y, classes=[-1, 1, 2]).partial_fit(X, y)
+    binary = PegasosClassifier(random_state=0)
+    binary.partial_fit(X, y == 2, classes=[False, True]).partial_fit(X, y == 2)
+    np.testing.assert_array_equal(model.coef_[2], binary.coef_[0])
+    assert model.t_ == binary.t_ == 2 * 50
+
+
+def test_a_mini_batch_larger_than_the_data_is_clipped():
+    a = PegasosClassifier(batch_size=41, n_iter=30, random_state=0).fit(_X, _y)
+    b = PegasosClassifier(batch_size=40, n_iter=30, random_state=0).fit(_X, _y)
+    np.testing.assert_array_equal(a.coef_, b.coef_)
+    model = PegasosClassifier(batch_size=64, random_state=0)
+    model.partial_fit(_X, _y, classes=[-1, 1]).partial_fit(_X[:7], _y[:7])  # a short last chunk
+    assert model.t_ == 2
+
+
+def test_the_default_length_is_bounded_for_tiny_lam():
+    # max(5n, 30/lam) examples, 30/lam capped at 10^7: lam=1e-12 drew 3e13 indices (218 TiB)
+    assert PegasosClassifier(lam=1e-12)._n_iter(100) == 10**7
+    assert PegasosClassifier(lam=1e-12, batch_size=10)._n_iter(100) == 10**6
+    assert PegasosClassifier(lam=1e-4)._n_iter(100) == 300_000
+    assert PegasosClassifier(lam=1e-4)._n_iter(10**6) == 5 * 10**6
+
+
+@pytest.mark.parametrize("backend", ["numpy", "numba"])
+def test_the_iterates_do_not_depend_on_where_the_chunks_end(backend, monkeypatch):
+    import lsl_lib._core.run_loop as run_loop
+
+    X, y = two_gaussian_blobs(300, n_features=4, random_state=3)
+    params = dict(lam=1e-3, n_iter=700, batch_size=3, averaging="suffix", projection=True,
+                  random_state=0, backend=backend)
+    default = PegasosClassifier(**params).fit(X, y)
+    monkeypatch.setattr(run_loop, "CHUNK_SECONDS", 0.0)  # one iteration a chunk
+    single = PegasosClassifier(**params).fit(X, y)
+    np.testing.assert_array_equal(single.coef_, default.coef_)
+    np.testing.assert_array_equal(single.intercept_, default.intercept_)
+
+
+def test_growth_by_orders_of_magnitude_is_divergence():
+    X, y = two_gaussian_blobs(200, n_features=3, random_state=0)
+    with pytest.raises(ValueError, match="diverged.*lam"):
+        PegasosRegressor(lam=1e-6, projection=False, step_offset=0, n_iter=2000,
+                         random_state=0).fit(1e3 * X, y.astype(float))
+
+
+@pytest.mark.parametrize("method", ["fit", "partial_fit"])
+def test_ctrl_c_stops_a_long_fit_within_a_second(method):
+    """SIGINT to a child process in a long fit (about a minute: 30 000 iterations on 20 000
+    dense features, or a partial_fit pass of the numpy path): it stops within a second;
+    fit leaves the estimator unfitted, partial_fit the model of its last whole chunk."""
+    import textwrap
+
+    from conftest import assert_sigint_stops_fit
+
+    setup = textwrap.dedent("""
+        import numpy as np
+        from lsl_lib.pegasos import PegasosClassifier
+        rng = np.random.default_rng(0)
+        X = rng.normal(size=(200, 20_000)); y = (X[:, 0] > 0).astype(int)
+        PegasosClassifier(n_iter=10).fit(X, y)  # compiles
+    """)
+    if method == "fit":
+        assert_sigint_stops_fit(
+            setup + "model = PegasosClassifier(n_iter=3 * 10**7, lam=1e-6)",
+            "model.fit(X, y)",
+            after="assert not hasattr(model, 'coef_') and not hasattr(model, '_state')")
+    else:
+        assert_sigint_stops_fit(
+            setup + "model = PegasosClassifier(backend='numpy'); X = np.tile(X[:, :20], (5000, 1))"
+                    "; y = np.tile(y, 5000)",
+            "model.partial_fit(X, y, classes=[0, 1])", delay=3.0,
+            after="assert 0 < model.t_ < len(X) and np.isfinite(model.coef_).all()")

@@ -16,6 +16,9 @@ import numpy as np
 
 SCHEMES = ("iid", "permutation", "reshuffle")
 
+#: The most indices drawn up front: 2**30 int64 are 8 GiB.
+MAX_INDICES = 2**30
+
 
 def sample_indices(n_samples, n_iter, batch_size, sampling, rng):
     """Draw the (n_iter, batch_size) array of example indices.
@@ -36,10 +39,20 @@ def sample_indices(n_samples, n_iter, batch_size, sampling, rng):
     Returns
     -------
     indices : ndarray of shape (n_iter, batch_size), dtype int64
+
+    Raises
+    ------
+    ValueError
+        If more than :data:`MAX_INDICES` indices would be drawn.
     """
     if sampling not in SCHEMES:
         raise ValueError(f"sampling must be one of {SCHEMES}, got {sampling!r}.")
     total = n_iter * batch_size
+    if total > MAX_INDICES:
+        raise ValueError(
+            f"n_iter * batch_size = {n_iter} * {batch_size} = {total:.3g} example indices would "
+            f"be drawn up front ({8 * total / 2**30:.3g} GiB), more than {MAX_INDICES:.3g}: "
+            "lower n_iter (or batch_size), or fit in several partial_fit calls.")
     if sampling == "iid":
         flat = rng.integers(0, n_samples, size=total, dtype=np.int64)
     elif sampling == "permutation":

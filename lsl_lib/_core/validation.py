@@ -48,6 +48,13 @@ def check_batch_size(batch_size, n_samples):
         )
 
 
+def clipped_batch_size(batch_size, n_samples):
+    """The mini-batch size an estimator uses on n rows: ``batch_size``, or n when the data
+    (or a ``partial_fit`` chunk) have fewer rows: a mini-batch of k <= n distinct examples
+    cannot be larger, and a short last chunk is no error."""
+    return min(batch_size, n_samples)
+
+
 def signed_binary_labels(y, classes):
     """Map binary labels ``classes[0]``, ``classes[1]`` to -1.0, +1.0."""
     return np.where(y == classes[1], 1.0, -1.0)
