@@ -72,8 +72,7 @@ from sklearn.utils.validation import check_array, check_is_fitted, validate_data
 
 from lsl_lib._core.random import check_random_state
 from lsl_lib._core.scores import labels_from_scores
-from lsl_lib._core.validation import (add_intercept_column, check_batch_size, check_n_classes,
-                                      check_sample_weight)
+from lsl_lib._core.validation import add_intercept_column, check_batch_size, check_n_classes
 from lsl_lib.doubly_stochastic import DoublyStochasticClassifier, DoublyStochasticRegressor
 from lsl_lib.losses import get_loss
 from lsl_lib.pegasos import (PegasosClassifier, PegasosState, encode_labels, pegasos,
@@ -330,9 +329,10 @@ def _dask_arrays(X, y, sample_weight=None):
     lazy = [name for name, value in named.items() if is_dask_collection(value)]
     eager = [name for name in named if name not in lazy]
     if lazy and eager:
+        verb = "is a dask collection" if len(lazy) == 1 else "are dask collections"
         raise TypeError(
-            f"{' and '.join(lazy)} {'is a dask collection' if len(lazy) == 1 else 'are dask collections'}"
-            f", {' and '.join(f'{name} a {type(named[name]).__name__}' for name in eager)}: "
+            f"{' and '.join(lazy)} {verb}, "
+            f"{' and '.join(f'{name} a {type(named[name]).__name__}' for name in eager)}: "
             f"give them all as dask collections (dask.array.from_array({eager[0]}, "
             "chunks=X.chunks[0])) or all in memory (X.compute()).")
     arrays = {name: _as_dask_array(value) for name, value in named.items()}
@@ -893,7 +893,9 @@ class _PeakMemory:
     (``VmHWM``); writing ``5`` to ``/proc/self/clear_refs`` resets it to the current resident
     memory (Linux 4.0 and later), and :meth:`peak` is the mark minus the resident memory at
     the start: all the memory the process took from the system meanwhile, whoever allocated
-    it. Elsewhere (no ``/proc``, or a read-only one) :mod:`tracemalloc` traces the block.
+    it. The memory that the C allocator kept after earlier frees is given back first
+    (:func:`_release_free_memory`), or the block would reuse it unseen. Elsewhere (no
+    ``/proc``, or a read-only one) :mod:`tracemalloc` traces the block.
     """
 
     def __enter__(self):
@@ -1007,9 +1009,11 @@ def fit_out_of_core(estimator, X, y, *, memory_budget=64 * 2**20, n_epochs=1, cl
     ``/proc/self/status``, reset to the current resident memory at the start by writing to
     ``/proc/self/clear_refs``, minus that start. It counts whatever the process takes from
     the system meanwhile: numpy's buffers, what numba and the C libraries allocate, dask's
-    graph, other threads' work; memory the process had freed before and reuses is not
-    growth. (The reset also lowers the maximum that ``getrusage`` and ``time -v`` report for
-    the process afterwards.) Where this cannot be read (not Linux, a read-only ``/proc``),
+    graph, other threads' work. Memory that the C allocator kept after earlier frees is given
+    back to the system first (glibc's ``malloc_trim``), so that the run does not reuse it
+    unseen; what Python's own allocator keeps for small objects still can be. (The reset also
+    lowers the maximum that ``getrusage`` and ``time -v`` report for the process
+    afterwards.) Where this cannot be read (not Linux, a read-only ``/proc``),
     the peak is that of :mod:`tracemalloc`: the Python objects and numpy buffers allocated
     during the run, not what C libraries allocate; ``report.peak_source`` says which.
 
@@ -1173,9 +1177,11 @@ _PARALLEL_DSG_DOC = """
         The model each worker trains (its ``random_state`` is replaced by the worker's own
         seed); ``None``: the default one.
     n_workers : int, default=2
-        K, the number of models, each with its own feature seeds.
+        K, the number of models, each with its own feature seeds (at most the number of
+        samples).
     scheduler : None, str or distributed.Client, default=None
-        Where the tasks run (:func:`get_client`), for fitting and predicting alike.
+        Where the tasks run (:func:`get_client`), for fitting and predicting alike. A Client
+        is shared by the estimator's clones and pickled as its scheduler's address.
     random_state : None, int or numpy.random.Generator, default=None
         Draws the K seeds: the same seed gives the same models on any cluster.
 
@@ -1191,7 +1197,9 @@ _PARALLEL_DSG_DOC = """
     seed: its mini-batches and, above all, its blocks of random features. The average of the
     K functions is a kernel machine with K times the features of one, trained in the time
     of one on K workers; predicting regenerates each worker's blocks where its coefficients
-    live.
+    live. X, y (their classes for the classifier) and the estimator's parameters are
+    validated before anything is sent. A worker that dies during ``fit`` costs only time:
+    every worker holds the data, so Dask reruns its task on another.
 
     References
     ----------

@@ -415,8 +415,9 @@ def test_a_worker_address_is_not_the_scheduler():
     with LocalCluster(n_workers=1, threads_per_worker=1, processes=False, protocol="tcp",
                       dashboard_address=":0") as cluster:
         worker = next(iter(cluster.workers.values())).address
+        scheduler = cluster.scheduler_address
         with pytest.raises(ConnectionError, match="is a Dask Worker, not a scheduler: pass the "
-                                                  f"scheduler's address .*'{cluster.scheduler_address}'"):
+                                                  f"scheduler's address .*'{scheduler}'"):
             get_client(worker)
 
 
@@ -535,7 +536,7 @@ def test_chunks_are_cut_within_source_chunks_and_short_ones_joined():
     assert _chunk_rows((100, 250), 100, 1) == (100, 84, 83, 83)  # never across source chunks
     assert _chunk_rows((100,) * 10 + (10,), 10**6, 32) == (100,) * 9 + (110,)  # D4's last chunk
     assert _chunk_rows((100, 10, 5, 100), 10**6, 32) == (100, 115)  # joined to the next
-    assert _chunk_rows((20,), 10**6, 32) == (20,)  # fewer rows than a mini-batch: partial_fit's call
+    assert _chunk_rows((20,), 10**6, 32) == (20,)  # fewer rows than k: partial_fit's call
 
 
 @pytest.mark.parametrize("make_estimator", [
@@ -749,11 +750,12 @@ def test_sample_weight_errors(client):
 
 def test_class_weight_check_passes_with_enough_epochs():
     """scikit-learn's check_class_weight_classifiers weighs one class 10^7 times the other on
-    50 noisy points; the contract below runs it at n_epochs=3 (see _FEW_EPOCHS). With 30 epochs
-    of averaging every 0.2 epoch the average is the weighted problem's solution, and passes."""
+    50 noisy points; the contract below runs it at n_epochs=3 (see _FEW_EPOCHS). With 100
+    epochs averaged every 2 the average nears the weighted problem's solution, and passes
+    (96 % to 100 % of the test points in class 0 over random states 0-4; the check needs 87 %)."""
     check_class_weight_classifiers(
         "ParallelPegasosClassifier",
-        ParallelPegasosClassifier(n_epochs=30, average_every=0.2, random_state=0))
+        ParallelPegasosClassifier(n_epochs=100, average_every=2, random_state=0))
 
 
 # --- the compiled loops release the GIL -----------------------------------------------------
