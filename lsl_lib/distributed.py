@@ -878,11 +878,13 @@ def _proc_status_bytes(field):
 def _release_free_memory():
     """Give the memory that the C allocator keeps freed back to the system (glibc's
     ``malloc_trim``; nothing elsewhere), so that the resident memory is what is in use."""
+    if not sys.platform.startswith("linux"):
+        return
     try:
         import ctypes
 
         ctypes.CDLL(None).malloc_trim(0)
-    except (OSError, AttributeError):
+    except (OSError, AttributeError):  # another C library (musl has no malloc_trim)
         pass
 
 

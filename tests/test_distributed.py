@@ -320,7 +320,7 @@ def test_an_unreachable_scheduler_fails_fast_and_says_what_to_do():
     start = time.perf_counter()
     with pytest.raises(ConnectionError, match="no Dask scheduler answered .* scheduler=None"):
         ParallelPegasosClassifier(scheduler=address).fit(X, Y)
-    assert time.perf_counter() - start < 20  # the timeout is 5 s; a hang would be minutes
+    assert time.perf_counter() - start < CONNECT_TIMEOUT + 2  # the README's 5 s
     with pytest.raises(TypeError, match="scheduler must be"):
         get_client(8786)
 
