@@ -827,7 +827,7 @@ class PegasosClassifier(ScoreClassifierMixin, _BasePegasos):
     With ``eval_set=(X_test, y_test)`` passed to ``fit`` and ``record_every`` set,
     ``history_['test_error']`` follows the test error along the iterations.
 
-    *Interrupting.* Ctrl-C (or Jupyter's interrupt) stops a fit within about 0.1 s
+    *Interrupting.* Ctrl-C (or Jupyter's interrupt) stops a fit within a fraction of a second
     (:func:`~lsl_lib._core.run_loop.run_chunks`): ``fit`` leaves the estimator unfitted,
     ``partial_fit`` leaves the model of its last whole chunk of iterations.
 

@@ -102,7 +102,8 @@ class ScoreClassifierMixin(ClassifierMixin):
         if not partial or not self._is_one_vs_rest():
             params = {"class_weight": None} if "class_weight" in self.get_params() else {}
             self.estimators_ = [clone(self).set_params(**params) for _ in self.classes_]
-        y = np.asarray(y)
+        if isinstance(y, (list, tuple)):
+            y = np.asarray(y)
         eval_set = fit_params.pop("eval_set", None)
         for positive, estimator in zip(self.classes_, self.estimators_):
             params = dict(fit_params)
@@ -116,6 +117,9 @@ class ScoreClassifierMixin(ClassifierMixin):
             else:
                 estimator.fit(X, y == positive, **params)
         first = self.estimators_[0]
+        for name in ("n_features_in_", "feature_names_in_"):
+            if not hasattr(self, name) and hasattr(first, name):
+                setattr(self, name, getattr(first, name))
         if hasattr(first, "coef_"):
             self.coef_ = np.vstack([e.coef_ for e in self.estimators_])
             self.intercept_ = np.concatenate([np.ravel(e.intercept_) for e in self.estimators_])

@@ -32,7 +32,7 @@ import time
 import numpy as np
 
 #: Target wall time of one chunk, in seconds: Ctrl-C waits at most about this long.
-CHUNK_SECONDS = 0.1
+CHUNK_SECONDS = 0.05
 #: Growth of ``norm()`` over its value after the first chunk that counts as divergence.
 DIVERGENCE_GROWTH = 1e12
 #: A progress bar appears after this many seconds of a fit.
