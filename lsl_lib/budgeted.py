@@ -846,9 +846,11 @@ class BudgetedKernelSGDClassifier(ScoreClassifierMixin, BaseEstimator):
     :math:`K_{RR}`, so on nearly coincident support vectors the two drift apart slowly.
 
     *Stability.* The step :math:`\eta_t = 1/(\lambda t)` with the shrink :math:`(1 - 1/t)`
-    makes :math:`w_{t+1}` an average of the steps, so :math:`\|w_t\| \le
-    \max_i \sqrt{k(x_i, x_i)}/\lambda` before maintenance, and projection and merging only
-    shorten w: BSGD does not diverge, and no step-size parameter needs tuning.
+    makes :math:`w_{t+1} = \frac{1}{\lambda t}\sum_{s \le t} \beta_s\varphi(x_{i_s})` (minus
+    the maintenances), so :math:`\|w_t\| \le \max_i \sqrt{k(x_i, x_i)}/\lambda` without
+    maintenance, and a projection only shortens w (:math:`\|w'\|^2 = \|w\|^2 - \|\Delta\|^2`):
+    no step size makes BSGD diverge, so the run loop watches no norm; the maintenances'
+    changes of w are recorded (``degradation_``).
 
     *Interrupting.* Ctrl-C (or Jupyter's interrupt) stops a fit within about 0.1 s
     (:func:`~lsl_lib._core.run_loop.run_chunks`) and leaves the estimator unfitted.
@@ -1300,7 +1302,8 @@ def amm(X, y, lam, n_classes, budget, *, mode="online", n_epochs=5, prune_every=
     W = np.zeros((n_classes, budget, d))
     active = np.zeros((n_classes, budget), dtype=np.bool_)
     active[:, 0] = True  # every class starts with one zero hyperplane
-    state = {"z": np.full(n, -1, dtype=np.int64), "t": 0}
+    z = np.full(n, -1, dtype=np.int64)
+    done = 0  # iterations run
     # the iterations after which W is pruned or (batch) the assignments are recomputed
     every = [k for k in (prune_every, epoch if mode == "batch" else None) if k is not None]
     if path == "numba":
@@ -1309,30 +1312,28 @@ def amm(X, y, lam, n_classes, budget, *, mode="online", n_epochs=5, prune_every=
     trace = Trace()
 
     def record():
-        t = state["t"]
-        trace.record(iteration=t, epoch=t / epoch, seconds=trace.seconds,
+        trace.record(iteration=done, epoch=done / epoch, seconds=trace.seconds,
                      objective=amm_objective(X, y, W, active, lam, sample_weight),
                      n_hyperplanes=int(active.sum()))
 
     def step(start, stop):
+        nonlocal z, done
         while start < stop:
             end = min([stop] + [(start // k + 1) * k for k in every])
             online = mode == "online" or end <= epoch  # batch starts with one online epoch
             if not online and start % epoch == 0:  # a new batch epoch: z fixed in it
-                state["z"] = amm_assignments(X, y, W, active)
+                z = amm_assignments(X, y, W, active)
             if path == "numba":
-                amm_numba_chunk(data, cols, indptr, y, W, V, carry, active, state["z"],
+                amm_numba_chunk(data, cols, indptr, y, W, V, carry, active, z,
                                 indices[start:end], start, float(lam), online)
             else:
-                amm_numpy_chunk(X, y, W, active, state["z"], indices[start:end], start, lam,
-                                online)
+                amm_numpy_chunk(X, y, W, active, z, indices[start:end], start, lam, online)
             if prune_every is not None and end % prune_every == 0:
                 for k, b in prune_hyperplanes(W, active, end, lam, prune_c):
-                    z = state["z"]
                     z[(y == k) & (z == b)] = -1  # a pruned hyperplane's examples: reassigned
-            if any(end % k == 0 for k in every) and path == "numba":
+            if path == "numba" and any(end % k == 0 for k in every):
                 carry[1] = 0.0  # W pruned or read for the assignments: start again from it
-            state["t"] = start = end
+            done = start = end
 
     run_chunks(trace, n_iter, step, record_every=record_every, record=record, verbose=verbose,
                desc="AMM")
