@@ -764,12 +764,17 @@ def test_amm_iterates_do_not_depend_on_where_the_chunks_end(backend, mode, monke
     np.testing.assert_array_equal(single.intercept_, default.intercept_)
 
 
-@pytest.mark.parametrize("estimator", ["BudgetedKernelSGDClassifier(n_iter=10**6)",
-                                       "AdaptiveMultiHyperplaneClassifier(n_epochs=5000)"])
+@pytest.mark.parametrize("estimator", [
+    "BudgetedKernelSGDClassifier(n_iter=10**6)",
+    "AdaptiveMultiHyperplaneClassifier(n_epochs=5000, sampling='iid')",
+])
 def test_ctrl_c_stops_a_long_fit_within_a_second(estimator):
     """D3: SIGINT to a child process in a fit of a minute or more (BSGD: 10^6 iterations
     with merging, about 3 minutes; AMM: 10^7 iterations, more than a minute) stops it
-    within a second and leaves the estimator unfitted."""
+    within a second and leaves the estimator unfitted. The signal comes 2 s in, after the
+    indices are drawn (iid for AMM: 5000 reshuffled epochs take about a second to draw,
+    and a signal then would stop the draw, not the loop). On the code before issue 22
+    BSGD ran on for more than 60 s."""
     import textwrap
 
     from conftest import assert_sigint_stops_fit
@@ -782,7 +787,7 @@ def test_ctrl_c_stops_a_long_fit_within_a_second(estimator):
         BudgetedKernelSGDClassifier(n_iter=50).fit(X, y)  # compiles
         AdaptiveMultiHyperplaneClassifier(n_epochs=1).fit(X, y)
     """)
-    assert_sigint_stops_fit(setup + f"model = {estimator}", "model.fit(X, y)", delay=1.0,
+    assert_sigint_stops_fit(setup + f"model = {estimator}", "model.fit(X, y)", delay=2.0,
                             after="assert not hasattr(model, 'classes_') "
                                   "and not hasattr(model, 'n_features_in_')")
 
@@ -1009,18 +1014,22 @@ def test_bsgd_default_lam_is_svc_c_one_with_the_weights():
 
 # --- absurd sizes and badly scaled features ---
 
-def test_amm_refuses_more_iterations_than_can_be_drawn_before_any_work(monkeypatch):
-    """D16: n_epochs=10**9 ran for ever (interruptible); the examples of all T iterations are
-    drawn up front, so T is bounded and the error names n_epochs."""
+def test_more_iterations_than_can_be_drawn_are_refused_before_any_work(monkeypatch):
+    """D16: AMM with n_epochs=10**9 ran for ever (interruptible). The examples of all T
+    iterations are drawn up front, so T is bounded, and the error names the estimator's
+    own parameter (n_epochs for AMM, n_iter for BSGD) and its largest value."""
     def must_not_run(*args):
         raise AssertionError("compiled code ran")
 
-    monkeypatch.setattr(module, "amm_numba_chunk", must_not_run)
-    monkeypatch.setattr(module, "amm_numpy_chunk", must_not_run)
+    for name in ("amm_numba_chunk", "amm_numpy_chunk", "bsgd_numba_chunk", "bsgd_numpy_chunk"):
+        monkeypatch.setattr(module, name, must_not_run)
     X, y = _xor(50)
-    with pytest.raises(ValueError, match=r"n_epochs=1000000000 .*lower n_epochs to at most "
-                                         r"21474836\b"):
+    with pytest.raises(ValueError, match=r"n_epochs=1000000000 over 50 examples .*lower "
+                                         r"n_epochs to at most 21474836\b"):
         AdaptiveMultiHyperplaneClassifier(n_epochs=10**9).fit(X, y)
+    with pytest.raises(ValueError, match=r"n_iter=2147483649 .*lower n_iter to at most "
+                                         r"1073741824\b"):
+        BudgetedKernelSGDClassifier(n_iter=2**31 + 1).fit(X, y)
 
 
 @pytest.mark.parametrize("make", [lambda: BudgetedKernelSGDClassifier(budget=30, random_state=0),
