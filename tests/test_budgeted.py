@@ -5,6 +5,11 @@ against a grid, each maintenance's weight degradation against a direct computati
 two paths agree and it reduces to multiclass Pegasos with one hyperplane per class. LLSVM:
 with every point a landmark it is the exact kernel SVM. numpy == numba, scikit-learn's
 contract, and bad input rejected before any compiled code runs.
+
+Issue 22 (at the end): the iterates do not depend on where the run loop's chunks end, Ctrl-C
+stops a fit within a second, sample weights are removed or repeated rows where the algorithm
+makes that exact, a budget above n is lowered to n, too many iterations and a flat kernel are
+named.
 """
 
 import numpy as np
