@@ -43,25 +43,27 @@ from numbers import Integral, Real
 import numpy as np
 import scipy.linalg
 import scipy.sparse as sp
-from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
+from sklearn.base import BaseEstimator, _fit_context
 from sklearn.cluster import KMeans
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import validate_data
 
 from lsl_lib._core.backend import compiled_arrays, jit, resolve_backend
+from lsl_lib._core.classifier import ScoreClassifierMixin
 from lsl_lib._core.random import check_random_state
-from lsl_lib._core.sampling import sample_indices
-from lsl_lib._core.scores import labels_from_scores
-from lsl_lib._core.trace import Trace, chunk_bounds
+from lsl_lib._core.run_loop import run_chunks, unfitted_on_interrupt
+from lsl_lib._core.sampling import MAX_INDICES, sample_indices
+from lsl_lib._core.trace import Trace
 from lsl_lib._core.validation import (ITERATIVE_CONSTRAINTS, add_intercept_column,
-                                      check_n_classes)
+                                      check_n_classes, check_sample_weight)
 from lsl_lib.coordinate_descent import dual_cd
 from lsl_lib.kernels import (_LEARNER_KERNEL_CONSTRAINTS, BLOCK_ELEMENTS, GAUSSIAN,
                              INNER_PRODUCT_KERNELS, check_kernel_params, compiled_rows,
                              exp_inplace, fitted_gamma, kernel_column, kernel_finish,
                              kernel_matrix, kernel_raw, scatter_row)
 from lsl_lib.nystroem import _dense_rows, _row_blocks, inverse_square_root
+from lsl_lib.pegasos import weighted_sample_indices
 
 # ---- BSGD: budgeted stochastic gradient descent ----
 
@@ -567,9 +569,19 @@ def _check_maintenance(maintenance, kernel, budget):
         raise ValueError(f"budget must be an int >= 1, got {budget!r}.")
 
 
+def _check_iterations(n_iter, parameter, largest):
+    """Refuse more iterations than :func:`~lsl_lib._core.sampling.sample_indices` draws up
+    front (their example indices are drawn before the run), naming the parameter to lower."""
+    if n_iter > MAX_INDICES:
+        raise ValueError(
+            f"{parameter} gives {n_iter:.3g} iterations, whose examples are drawn up front: "
+            f"more than {MAX_INDICES:.3g} ({8 * MAX_INDICES / 2**30:.0f} GiB of indices); lower "
+            f"{parameter.split('=')[0]} to at most {largest}.")
+
+
 def bsgd(X, y, lam, n_iter, budget=100, maintenance="merging", *, kernel="gaussian", gamma=None,
-         degree=3, coef0=1.0, n_classes=2, sampling="iid", record_every=None, backend="auto",
-         random_state=None):
+         degree=3, coef0=1.0, n_classes=2, sampling="iid", sample_weight=None, record_every=None,
+         backend="auto", random_state=None, verbose=False):
     r"""Run BSGD for ``n_iter`` iterations.
 
     Parameters
@@ -581,14 +593,24 @@ def bsgd(X, y, lam, n_iter, budget=100, maintenance="merging", *, kernel="gaussi
     lam : float
     n_iter : int
     budget : int, default=100
+        A budget above the number of rows of positive weight is that number: the support
+        then never exceeds it (each example holds one slot at most and no maintenance runs),
+        so the iterates are the same and only the memory differs.
     maintenance : {'removal', 'projection', 'merging'}, default='merging'
     kernel, gamma, degree, coef0
         As in :func:`lsl_lib.kernels.kernel_matrix`; merging needs the Gaussian kernel.
     n_classes : int, default=2
     sampling : {'iid', 'permutation', 'reshuffle'}, default='iid'
+    sample_weight : ndarray of shape (n,) or None, default=None
+        Non-negative weights :math:`s_i`, not all zero: examples are drawn in proportion
+        to them (:func:`lsl_lib.pegasos.weighted_sample_indices`), so that the run descends
+        the weighted risk; integer weights draw exactly the indices of the rows repeated
+        :math:`s_i` times (zero: dropped). None: every weight 1.
     record_every : int or None, default=None
     backend : {'auto', 'numba', 'numpy'}, default='auto'
     random_state : None, int or numpy.random.Generator, default=None
+    verbose : bool, default=False
+        A progress bar (:func:`~lsl_lib._core.run_loop.run_chunks`).
 
     Returns
     -------
@@ -596,6 +618,12 @@ def bsgd(X, y, lam, n_iter, budget=100, maintenance="merging", *, kernel="gaussi
     history : dict of ndarray
         ``iteration``, ``epoch``, ``seconds``, ``objective``, ``n_support``, ``degradation``
         (cumulative :math:`\sum_t \|\Delta_t\|^2`); empty without ``record_every``.
+
+    Raises
+    ------
+    KeyboardInterrupt
+        On Ctrl-C, within a chunk's length (:func:`~lsl_lib._core.run_loop.run_chunks`);
+        ``state`` is then that of the last whole chunk.
     """
     n_samples, n_features = X.shape
     code, gamma, degree, coef0 = check_kernel_params(kernel, gamma, degree, coef0, n_features)
@@ -604,12 +632,20 @@ def bsgd(X, y, lam, n_iter, budget=100, maintenance="merging", *, kernel="gaussi
         raise ValueError(f"lam must be > 0, got {lam}.")
     if not n_iter >= 1:
         raise ValueError(f"n_iter must be >= 1, got {n_iter}.")
+    _check_iterations(n_iter, f"n_iter={n_iter}", MAX_INDICES)
     path = resolve_backend(backend)
     rows = compiled_rows(X, kernel)
     if not sp.issparse(X):
         X = rows[0]
     strategy = MAINTENANCES.index(maintenance)
-    indices = sample_indices(n_samples, n_iter, 1, sampling, check_random_state(random_state))[:, 0]
+    rng = check_random_state(random_state)
+    if sample_weight is None:
+        indices = sample_indices(n_samples, n_iter, 1, sampling, rng)[:, 0]
+        n_kept = n_samples
+    else:
+        indices = weighted_sample_indices(sample_weight, n_iter, 1, sampling, rng)[:, 0]
+        n_kept = int(np.count_nonzero(sample_weight))
+    budget = min(budget, n_kept)
     n_columns = 1 if n_classes == 2 else n_classes
     state = BudgetedSGDState(n_samples, n_features, n_columns, budget)
     y = np.ascontiguousarray(y, dtype=np.float64)
@@ -620,14 +656,13 @@ def bsgd(X, y, lam, n_iter, budget=100, maintenance="merging", *, kernel="gaussi
 
     def record():
         sv, coef = support_and_coefficients(state, lam)
-        trace.record(iteration=state.t, epoch=state.t / n_samples, seconds=trace.seconds,
-                     objective=bsgd_objective(X, y, lam, sv, coef, **params), n_support=state.m,
-                     degradation=state.degradation)
+        trace.record(iteration=state.t, epoch=state.t / n_kept, seconds=trace.seconds,
+                     objective=bsgd_objective(X, y, lam, sv, coef, sample_weight=sample_weight,
+                                              **params),
+                     n_support=state.m, degradation=state.degradation)
 
-    if record_every is not None:
-        record()
-    for start, stop in chunk_bounds(n_iter, record_every):
-        trace.start()
+    def step(start, stop):
+        # every iteration reads and writes the state alone: chunks may end anywhere
         if path == "numba":
             totals[:] = state.degradation, state.n_maintenance
             state.m = bsgd_numba_chunk(
@@ -639,9 +674,9 @@ def bsgd(X, y, lam, n_iter, budget=100, maintenance="merging", *, kernel="gaussi
         else:
             bsgd_numpy_chunk(X, y, state, indices[start:stop], lam, budget, strategy, kernel,
                              gamma, degree, coef0)
-        trace.stop()
-        if record_every is not None:
-            record()
+
+    run_chunks(trace, n_iter, step, record_every=record_every, record=record, verbose=verbose,
+               desc="BSGD")
     return state, trace.history()
 
 
@@ -669,13 +704,15 @@ def kernel_scores(X, support_vectors, dual_coef, kernel="gaussian", gamma=None, 
 
 
 def bsgd_objective(X, y, lam, support_vectors, dual_coef, kernel="gaussian", gamma=None,
-                   degree=3, coef0=1.0):
+                   degree=3, coef0=1.0, sample_weight=None):
     r"""The primal objective BSGD descends.
 
     Binary (``dual_coef`` of shape (m,), y = ±1): :math:`\frac{\lambda}{2}\|w\|^2 +
     \frac1n\sum_i\max(0, 1 - y_i f(x_i))`. Multiclass (shape (m, K), y = class index):
     :math:`\frac{\lambda}{2}\sum_c\|w_c\|^2 + \frac1n\sum_i \max(0, 1 + \max_{r\ne y_i}
     f_r(x_i) - f_{y_i}(x_i))` (Crammer and Singer). :math:`\|w\|^2 = c^\top K_{SS} c`.
+    With ``sample_weight`` the mean of the losses is weighted,
+    :math:`\frac{1}{\sum_i s_i}\sum_i s_i \ell_i`.
     """
     if len(dual_coef) == 0:
         return 1.0
@@ -689,10 +726,49 @@ def bsgd_objective(X, y, lam, support_vectors, dual_coef, kernel="gaussian", gam
         true = f[np.arange(len(labels)), labels]
         f[np.arange(len(labels)), labels] = -np.inf
         loss = np.maximum(0.0, 1.0 + f.max(axis=1) - true)
-    return 0.5 * lam * norm + loss.mean()
+    return 0.5 * lam * norm + np.average(loss, weights=sample_weight)
 
 
-class BudgetedKernelSGDClassifier(ClassifierMixin, BaseEstimator):
+#: ``fit`` looks at the kernel on this many rows of X, evenly spaced (a 100 x 100 block costs
+#: 0.1 ms; at 200 x 200 a multithreaded BLAS took 13 ms on a busy two-core machine) ...
+FLAT_KERNEL_ROWS = 100
+#: ... and warns when its values there differ by less than this fraction of their size.
+FLAT_KERNEL_SPREAD = 1e-3
+
+
+def warn_if_kernel_is_flat(X, kernel="gaussian", gamma=None, degree=3, coef0=1.0):
+    r"""Warn (``UserWarning``) when the kernel is nearly constant on X.
+
+    The kernel matrix K of ``FLAT_KERNEL_ROWS`` evenly spaced rows of X (no random draw:
+    the fit's random stream is untouched) is flat when
+    :math:`\max K - \min K \le` ``FLAT_KERNEL_SPREAD`` :math:`\cdot \max |K|`. A kernel
+    machine then sees every example alike and predicts the majority class: so it goes
+    with ``gamma='scale'`` when constant columns of large value inflate the variance of X,
+    or with an inner-product kernel whose constant part dominates :math:`x^\top x'`.
+    The warning names the cure (standardised features, or ``gamma``) and changes nothing:
+    the library does not rescale data behind the user's back.
+    """
+    n = X.shape[0]
+    if n < 2:
+        return
+    rows = np.unique(np.linspace(0, n - 1, min(n, FLAT_KERNEL_ROWS)).astype(np.int64))
+    K = kernel_matrix(X[rows], None, kernel, gamma, degree, coef0)
+    size = float(np.abs(K).max())
+    spread = float(K.max() - K.min())
+    if spread > FLAT_KERNEL_SPREAD * size:
+        return
+    where = (f"gamma={gamma:.3g} makes gamma * ||x - x'||^2 tiny" if kernel not in
+             ("linear", "polynomial") else "a constant part dominates the products x . x'")
+    warnings.warn(
+        f"The {kernel} kernel is nearly constant on X: on {len(rows)} of its rows its values "
+        f"differ by at most {spread / size if size > 0 else 0.0:.1e} of their size ({where}), "
+        "so the model can hardly tell the examples apart and may predict the majority class. "
+        "Columns that are constant or far larger than the others do this (gamma='scale' is "
+        "1 / (n_features * X.var()), over all entries of X); standardise the features "
+        "(sklearn.preprocessing.StandardScaler) or set gamma.", UserWarning)
+
+
+class BudgetedKernelSGDClassifier(ScoreClassifierMixin, BaseEstimator):
     r"""Kernel SVM trained by budgeted stochastic gradient descent (BSGD).
 
     Kernel Pegasos on :math:`\frac{\lambda}{2}\|w\|^2 + \frac1n\sum_i \ell(w; x_i, y_i)`
@@ -723,12 +799,17 @@ class BudgetedKernelSGDClassifier(ClassifierMixin, BaseEstimator):
     ----------
     lam : float or None, default=None
         :math:`\lambda > 0`; ``None`` is :math:`1/n` (C = 1 in libsvm's scaling), as in
-        :class:`~lsl_lib.kernel_pegasos.KernelPegasosClassifier`.
+        :class:`~lsl_lib.kernel_pegasos.KernelPegasosClassifier`; with ``sample_weight``,
+        :math:`1/\sum_i s_i` (``SVC(C=1)`` with the same weights).
     budget : int, default=100
-        B, the largest number of support vectors.
+        B, the largest number of support vectors. A budget above the number n of training
+        rows (of positive weight) is lowered to n with a ``UserWarning``: the support never
+        exceeds n, so nothing else changes.
     maintenance : {'removal', 'projection', 'merging'}, default='merging'
     n_iter : int or None, default=None
-        Iterations T; ``None`` runs five epochs (5n).
+        Iterations T; ``None`` runs five epochs (5n, n the rows of positive weight). The
+        examples of all T iterations are drawn up front, so T is at most
+        :data:`~lsl_lib._core.sampling.MAX_INDICES` (2^30, 8 GiB of indices).
     kernel : {'linear', 'polynomial', 'gaussian', 'laplacian', 'cauchy'}, default='gaussian'
     gamma : float, 'scale' or None, default='scale'
         As in :func:`lsl_lib.kernels.fitted_gamma`.
@@ -739,6 +820,8 @@ class BudgetedKernelSGDClassifier(ClassifierMixin, BaseEstimator):
         Record ``history_`` every that many iterations.
     backend : {'auto', 'numba', 'numpy'}, default='auto'
     random_state : None, int or numpy.random.Generator, default=None
+    verbose : bool, default=False
+        Show a progress bar for fits longer than a few seconds.
 
     Attributes
     ----------
@@ -776,6 +859,23 @@ class BudgetedKernelSGDClassifier(ClassifierMixin, BaseEstimator):
     to rounding; the projection's solve amplifies rounding by the condition number of
     :math:`K_{RR}`, so on nearly coincident support vectors the two drift apart slowly.
 
+    *Stability.* The step :math:`\eta_t = 1/(\lambda t)` with the shrink :math:`(1 - 1/t)`
+    makes :math:`w_{t+1} = \frac{1}{\lambda t}\sum_{s \le t} \beta_s\varphi(x_{i_s})` (minus
+    the maintenances), so :math:`\|w_t\| \le \max_i \sqrt{k(x_i, x_i)}/\lambda` without
+    maintenance, and a projection only shortens w (:math:`\|w'\|^2 = \|w\|^2 - \|\Delta\|^2`):
+    no step size makes BSGD diverge, so the run loop watches no norm; the maintenances'
+    changes of w are recorded (``degradation_``).
+
+    *Interrupting.* Ctrl-C (or Jupyter's interrupt) stops a fit within about 0.1 s
+    (:func:`~lsl_lib._core.run_loop.run_chunks`) and leaves the estimator unfitted.
+
+    *Scaling.* ``gamma='scale'`` is :math:`1/(d\,\mathrm{Var}(X))`, the variance over all
+    entries of X, as ``SVC``'s: columns with a large offset or scale inflate it, and the
+    kernel then becomes nearly constant (ten constant columns of 1e3 send the model to the
+    majority class). ``fit`` warns when the kernel values on 100 rows of X differ by
+    less than ``FLAT_KERNEL_SPREAD`` of their size (:func:`warn_if_kernel_is_flat`);
+    standardise the features or set ``gamma``.
+
     The defaults are kernel Pegasos' (λ = 1/n, that is C = 1, and ``gamma='scale'``)
     with five epochs and B = 100, merging. Measured on ijcnn1 (49 990 training and
     91 701 test rows, three seeds): the defaults reach 1.8-2.6 % test error in about
@@ -807,12 +907,13 @@ class BudgetedKernelSGDClassifier(ClassifierMixin, BaseEstimator):
         "maintenance": [StrOptions(set(MAINTENANCES))],
         "n_iter": [Interval(Integral, 1, None, closed="left"), None],
         **_LEARNER_KERNEL_CONSTRAINTS,
+        "verbose": ["boolean"],
         **ITERATIVE_CONSTRAINTS,
     }
 
     def __init__(self, lam=None, budget=100, maintenance="merging", n_iter=None,
                  kernel="gaussian", gamma="scale", degree=3, coef0=1.0, sampling="iid",
-                 record_every=None, backend="auto", random_state=None):
+                 record_every=None, backend="auto", random_state=None, verbose=False):
         self.lam = lam
         self.budget = budget
         self.maintenance = maintenance
@@ -825,42 +926,77 @@ class BudgetedKernelSGDClassifier(ClassifierMixin, BaseEstimator):
         self.record_every = record_every
         self.backend = backend
         self.random_state = random_state
+        self.verbose = verbose
+
+    def _binary_only(self):
+        return False  # Crammer and Singer's multiclass hinge
 
     def _kernel_params(self):
         return dict(kernel=self.kernel, gamma=self.gamma_, degree=self.degree, coef0=self.coef0)
 
+    @unfitted_on_interrupt
     @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X, y):
-        """Fit by ``n_iter`` BSGD iterations from w = 0."""
+    def fit(self, X, y, sample_weight=None):
+        r"""Fit by ``n_iter`` BSGD iterations from w = 0.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+        sample_weight : array-like of shape (n_samples,), default=None
+            Non-negative weights :math:`s_i`: the risk becomes
+            :math:`\frac{1}{\sum_i s_i}\sum_i s_i\ell_i` and the examples are drawn in
+            proportion to :math:`s_i` (:func:`lsl_lib.pegasos.weighted_sample_indices`;
+            non-integer weights need ``sampling='iid'``). A zero weight is the row removed;
+            integer weights draw the rows repeated :math:`s_i` times, which gives the same
+            decision function as long as no maintenance runs (a repeated row takes one
+            support slot here, several in the repeated data). ``n_iter=None`` counts
+            passes in rows of positive weight, ``gamma='scale'`` is computed on them.
+
+        Returns
+        -------
+        self : BudgetedKernelSGDClassifier
+        """
         X, y = validate_data(self, X, y, accept_sparse="csr", dtype=np.float64, order="C")
         check_classification_targets(y)
         _check_maintenance(self.maintenance, self.kernel, self.budget)
         self.classes_, labels = np.unique(y, return_inverse=True)
         check_n_classes(self.classes_, "multiclass_hinge", ())
+        kept = X
+        if sample_weight is not None:
+            sample_weight = check_sample_weight(sample_weight, X)
+            check_n_classes(np.unique(y[sample_weight > 0]), "multiclass_hinge", ())
+            kept = X[sample_weight > 0]
         n_classes = len(self.classes_)
         targets = 2.0 * labels - 1.0 if n_classes == 2 else labels.astype(np.float64)
-        self.gamma_ = fitted_gamma(self.gamma, X)
-        self.lam_ = self.lam if self.lam is not None else 1.0 / X.shape[0]
-        n_iter = self.n_iter if self.n_iter is not None else 5 * X.shape[0]
+        self.gamma_ = fitted_gamma(self.gamma, kept)
+        warn_if_kernel_is_flat(kept, **self._kernel_params())
+        n = kept.shape[0]
+        self.lam_ = self.lam if self.lam is not None else 1.0 / (
+            n if sample_weight is None else sample_weight.sum())
+        n_iter = self.n_iter if self.n_iter is not None else 5 * n
+        budget = self.budget
+        if budget > n:
+            warnings.warn(f"budget={budget} is larger than n_samples={n}"
+                          f"{' of positive weight' if sample_weight is not None else ''}; "
+                          f"using budget={n}: the support never exceeds n.", UserWarning)
+            budget = n
         state, self.history_ = bsgd(
-            X, targets, self.lam_, n_iter, self.budget, self.maintenance, n_classes=n_classes,
-            sampling=self.sampling, record_every=self.record_every, backend=self.backend,
-            random_state=self.random_state, **self._kernel_params())
+            X, targets, self.lam_, n_iter, budget, self.maintenance, n_classes=n_classes,
+            sampling=self.sampling, sample_weight=sample_weight, record_every=self.record_every,
+            backend=self.backend, random_state=self.random_state, verbose=self.verbose,
+            **self._kernel_params())
         self.support_vectors_, self.dual_coef_ = support_and_coefficients(state, self.lam_)
         self.n_iter_ = state.t
         self.degradation_ = state.degradation
         self.n_maintenance_ = state.n_maintenance
         return self
 
-    def decision_function(self, X):
+    def _decision_scores(self, X):
         r""":math:`f(x) = \sum_j \alpha_j k(s_j, x)`: at most B kernel values per row; shape
         (n,) for two classes (positive: ``classes_[1]``), (n, K) for K."""
-        check_is_fitted(self)
         X = validate_data(self, X, accept_sparse="csr", dtype=np.float64, reset=False)
         return kernel_scores(X, self.support_vectors_, self.dual_coef_, **self._kernel_params())
-
-    def predict(self, X):
-        return labels_from_scores(self.decision_function(X), self.classes_)
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -921,17 +1057,24 @@ def amm_numpy_chunk(X, y, W, active, z, indices, t0, lam, online):
 
 
 @jit
-def amm_numba_chunk(data, cols, indptr, y, W, active, z, indices, t0, lam, online):
+def amm_numba_chunk(data, cols, indptr, y, W, V, carry, active, z, indices, t0, lam, online):
     """The same iterations as :func:`amm_numpy_chunk`, compiled.
 
     ``X`` comes as CSR arrays ``(data, cols, indptr)``, or dense as ``data = X.ravel()``
     with empty ``cols`` and ``indptr``. The hyperplanes are kept as :math:`W = a V`, so the
-    shrink of all of them costs O(1) and an iteration O(K B nnz(x)).
+    shrink of all of them costs O(1) and an iteration O(K B nnz(x)). ``V`` and
+    ``carry = [a, live]`` go on from one chunk to the next, so that where a chunk ends
+    changes nothing; with ``live`` 0 the chunk starts afresh from ``V = W``, a = 1 (the
+    driver folds so after pruning and at the start of a batch epoch, where W is changed
+    or read). ``W`` is written at the end, :math:`a V`.
     """
     K, B, d = W.shape
     dense = indptr.shape[0] == 0
-    V = W.copy()
-    a = 1.0
+    if carry[1] == 0.0:
+        V[:] = W
+        a = 1.0
+    else:
+        a = carry[0]
     s = np.empty((K, B))
     for it in range(indices.shape[0]):
         t = t0 + it + 1
@@ -993,6 +1136,7 @@ def amm_numba_chunk(data, cols, indptr, y, W, active, z, indices, t0, lam, onlin
         for q in range(B):
             for col in range(d):
                 W[r, q, col] = a * V[r, q, col]
+    carry[0], carry[1] = a, 1.0
 
 
 def prune_hyperplanes(W, active, t, lam, prune_c):
@@ -1070,25 +1214,27 @@ def amm_assignments(X, y, W, active):
     return z
 
 
-def amm_objective(X, y, W, active, lam):
+def amm_objective(X, y, W, active, lam, sample_weight=None):
     r"""The AMM objective with the best assignments,
 
     .. math::
 
         P(W) = \frac{\lambda}{2}\sum_{ij}\|w_{ij}\|^2 + \frac1n\sum_n
-            \max\bigl(0,\ 1 + \max_{i\ne y_n} g(i, x_n) - g(y_n, x_n)\bigr).
+            \max\bigl(0,\ 1 + \max_{i\ne y_n} g(i, x_n) - g(y_n, x_n)\bigr),
+
+    the mean of the hinges weighted by ``sample_weight`` if given.
     """
     g = amm_class_scores(X, W, active)
     rows = np.arange(len(y))
     true = g[rows, y]
     g[rows, y] = -np.inf
     hinge = np.maximum(0.0, 1.0 + g.max(axis=1) - true)
-    return 0.5 * lam * float(np.vdot(W, W)) + float(hinge.mean())
+    return 0.5 * lam * float(np.vdot(W, W)) + float(np.average(hinge, weights=sample_weight))
 
 
 def amm(X, y, lam, n_classes, budget, *, mode="online", n_epochs=5, prune_every=10_000,
-        prune_c=10.0, sampling="reshuffle", record_every=None, backend="auto",
-        random_state=None):
+        prune_c=10.0, sampling="reshuffle", sample_weight=None, record_every=None,
+        backend="auto", random_state=None, verbose=False):
     r"""Train an adaptive multi-hyperplane machine on prepared arrays.
 
     The functional core of :class:`AdaptiveMultiHyperplaneClassifier` (no label mapping,
@@ -1106,14 +1252,23 @@ def amm(X, y, lam, n_classes, budget, *, mode="online", n_epochs=5, prune_every=
         B, the largest number of hyperplanes of a class.
     mode : {'online', 'batch'}, default='online'
     n_epochs : int, default=5
+        At most :data:`~lsl_lib._core.sampling.MAX_INDICES` / n: the examples of all
+        iterations are drawn up front.
     prune_every : int or None, default=10000
         Prune (:func:`prune_hyperplanes`) after every that many iterations; None: never.
     prune_c : float, default=10.0
     sampling : {'reshuffle', 'permutation', 'iid'}, default='reshuffle'
+    sample_weight : ndarray of shape (n,) or None, default=None
+        Non-negative weights, not all zero: the examples are drawn in proportion to them
+        (:func:`lsl_lib.pegasos.weighted_sample_indices`; integer weights draw the indices
+        of the rows repeated :math:`s_i` times, zero: dropped), and an epoch is n
+        iterations, n the rows of positive weight. None: every weight 1.
     record_every : int or None, default=None
         Record the trace every that many iterations (and at the start and the end).
     backend : {'auto', 'numba', 'numpy'}, default='auto'
     random_state : None, int or numpy.random.Generator, default=None
+    verbose : bool, default=False
+        A progress bar (:func:`~lsl_lib._core.run_loop.run_chunks`).
 
     Returns
     -------
@@ -1122,6 +1277,19 @@ def amm(X, y, lam, n_classes, budget, *, mode="online", n_epochs=5, prune_every=
     history : dict of ndarray
         ``iteration``, ``epoch``, ``seconds``, ``objective`` (:func:`amm_objective`),
         ``n_hyperplanes`` (in all classes); empty when ``record_every`` is None.
+
+    Raises
+    ------
+    KeyboardInterrupt
+        On Ctrl-C, within a chunk's length (:func:`~lsl_lib._core.run_loop.run_chunks`).
+
+    Notes
+    -----
+    Pruning and, in batch mode, the assignments of a new epoch happen at fixed iterations
+    (multiples of ``prune_every`` and of n). The run loop's chunks end wherever the clock
+    says: the compiled path carries its scaled form :math:`W = aV` across them and folds it
+    back into W only at those fixed iterations, so the iterates do not depend on where the
+    chunks end, nor on ``record_every``.
     """
     if mode not in AMM_MODES:
         raise ValueError(f"mode must be one of {AMM_MODES}, got {mode!r}.")
@@ -1131,52 +1299,57 @@ def amm(X, y, lam, n_classes, budget, *, mode="online", n_epochs=5, prune_every=
         raise ValueError(f"budget and n_epochs must be >= 1, got {budget} and {n_epochs}.")
     path = resolve_backend(backend)
     n, d = X.shape
-    n_iter = n_epochs * n
+    epoch = n if sample_weight is None else int(np.count_nonzero(sample_weight))
+    n_iter = n_epochs * epoch
+    _check_iterations(n_iter, f"n_epochs={n_epochs} over {epoch} examples", MAX_INDICES // epoch)
     rng = check_random_state(random_state)
-    indices = sample_indices(n, n_iter, 1, sampling, rng)[:, 0]
+    if sample_weight is None:
+        indices = sample_indices(n, n_iter, 1, sampling, rng)[:, 0]
+    else:
+        indices = weighted_sample_indices(sample_weight, n_iter, 1, sampling, rng)[:, 0]
     y = np.ascontiguousarray(y, dtype=np.int64)
     W = np.zeros((n_classes, budget, d))
     active = np.zeros((n_classes, budget), dtype=np.bool_)
     active[:, 0] = True  # every class starts with one zero hyperplane
     z = np.full(n, -1, dtype=np.int64)
-    # the chunks end where the trace records, where pruning runs, and (batch) at epochs
-    stops = {n_iter}
-    for every in (record_every, prune_every, n if mode == "batch" else None):
-        if every is not None:
-            stops.update(range(every, n_iter, every))
+    done = 0  # iterations run
+    # the iterations after which W is pruned or (batch) the assignments are recomputed
+    every = [k for k in (prune_every, epoch if mode == "batch" else None) if k is not None]
     if path == "numba":
         data, cols, indptr = compiled_arrays(X)
+        V, carry = np.zeros_like(W), np.zeros(2)
     trace = Trace()
 
-    def record(t):
-        trace.record(iteration=t, epoch=t / n, seconds=trace.seconds,
-                     objective=amm_objective(X, y, W, active, lam),
+    def record():
+        trace.record(iteration=done, epoch=done / epoch, seconds=trace.seconds,
+                     objective=amm_objective(X, y, W, active, lam, sample_weight),
                      n_hyperplanes=int(active.sum()))
 
-    if record_every is not None:
-        record(0)
-    start = 0
-    for stop in sorted(stops):
-        online = mode == "online" or stop <= n  # batch starts with one online epoch
-        trace.start()
-        if not online and start % n == 0:  # a new batch epoch: recompute z, fixed in it
-            z = amm_assignments(X, y, W, active)
-        if path == "numba":
-            amm_numba_chunk(data, cols, indptr, y, W, active, z, indices[start:stop], start,
-                            float(lam), online)
-        else:
-            amm_numpy_chunk(X, y, W, active, z, indices[start:stop], start, lam, online)
-        if prune_every is not None and stop % prune_every == 0:
-            for k, b in prune_hyperplanes(W, active, stop, lam, prune_c):
-                z[(y == k) & (z == b)] = -1  # a pruned hyperplane's examples: reassigned
-        trace.stop()
-        if record_every is not None and (stop % record_every == 0 or stop == n_iter):
-            record(stop)
-        start = stop
+    def step(start, stop):
+        nonlocal z, done
+        while start < stop:
+            end = min([stop] + [(start // k + 1) * k for k in every])
+            online = mode == "online" or end <= epoch  # batch starts with one online epoch
+            if not online and start % epoch == 0:  # a new batch epoch: z fixed in it
+                z = amm_assignments(X, y, W, active)
+            if path == "numba":
+                amm_numba_chunk(data, cols, indptr, y, W, V, carry, active, z,
+                                indices[start:end], start, float(lam), online)
+            else:
+                amm_numpy_chunk(X, y, W, active, z, indices[start:end], start, lam, online)
+            if prune_every is not None and end % prune_every == 0:
+                for k, b in prune_hyperplanes(W, active, end, lam, prune_c):
+                    z[(y == k) & (z == b)] = -1  # a pruned hyperplane's examples: reassigned
+            if path == "numba" and any(end % k == 0 for k in every):
+                carry[1] = 0.0  # W pruned or read for the assignments: start again from it
+            done = start = end
+
+    run_chunks(trace, n_iter, step, record_every=record_every, record=record, verbose=verbose,
+               desc="AMM")
     return W, active, trace.history()
 
 
-class AdaptiveMultiHyperplaneClassifier(ClassifierMixin, BaseEstimator):
+class AdaptiveMultiHyperplaneClassifier(ScoreClassifierMixin, BaseEstimator):
     r"""Adaptive multi-hyperplane machine (AMM): up to B linear hyperplanes per class.
 
     The score of class i is that of its best hyperplane, and AMM minimises
@@ -1210,7 +1383,9 @@ class AdaptiveMultiHyperplaneClassifier(ClassifierMixin, BaseEstimator):
         start of every epoch :math:`z_n` is recomputed for all n and kept fixed during the
         epoch (SGD on the convex :math:`P(W \mid z)`), as the paper's batch algorithm.
     n_epochs : int, default=5
-        Passes over the data: T = ``n_epochs`` n iterations of one example.
+        Passes over the data: T = ``n_epochs`` n iterations of one example (n the rows of
+        positive weight). The examples of all T iterations are drawn up front, so T is
+        refused above :data:`~lsl_lib._core.sampling.MAX_INDICES` (2^30, 8 GiB of indices).
     prune_every : int or None, default=10000
         Prune after every that many iterations (BudgetedSVM's ``-k``); None: never.
     prune_c : float, default=10.0
@@ -1228,6 +1403,8 @@ class AdaptiveMultiHyperplaneClassifier(ClassifierMixin, BaseEstimator):
     backend : {'auto', 'numba', 'numpy'}, default='auto'
     random_state : None, int or numpy.random.Generator, default=None
         Seeds the order; the same seed gives the same model on both backends.
+    verbose : bool, default=False
+        Show a progress bar for fits longer than a few seconds.
 
     Attributes
     ----------
@@ -1265,6 +1442,19 @@ class AdaptiveMultiHyperplaneClassifier(ClassifierMixin, BaseEstimator):
     model holds at most KB hyperplanes of dimension d. The numpy reference
     (``backend='numpy'``) is 75-170 times slower than the compiled loop (5 000 rows of
     ijcnn1, two epochs).
+
+    *Stability and interrupting.* Each hyperplane is an average of steps
+    :math:`\pm x/\lambda` (the shrink :math:`1 - 1/t` with the step :math:`1/(\lambda t)`),
+    so :math:`\|w_{ij}\| \le \max_n\|x_n\|/\lambda`: AMM does not diverge. Ctrl-C (or
+    Jupyter's interrupt) stops a fit within about 0.1 s
+    (:func:`~lsl_lib._core.run_loop.run_chunks`) and leaves the estimator unfitted.
+
+    *Scaling.* Like every stochastic gradient method on a linear model, AMM is not
+    invariant to the scale of the features, and it does not rescale them: one column
+    multiplied by 1e6 makes the steps :math:`x/(\lambda t)` all about that column, and the
+    model predicts the majority class. Standardise the features
+    (``sklearn.preprocessing.StandardScaler``) first; the intercept column (value 1) is
+    then on their scale too.
 
     *Settings.* With the pruning defaults (k = 10 000, c = 10) the model stays small and B
     matters little beyond 10: on ijcnn1 (49 990 training rows, 22 features, 91 701 test
@@ -1313,12 +1503,13 @@ class AdaptiveMultiHyperplaneClassifier(ClassifierMixin, BaseEstimator):
         "prune_every": [Interval(Integral, 1, None, closed="left"), None],
         "prune_c": [Interval(Real, 0, None, closed="left")],
         "fit_intercept": ["boolean"],
+        "verbose": ["boolean"],
         **ITERATIVE_CONSTRAINTS,
     }
 
     def __init__(self, lam=1e-4, budget=50, mode="online", n_epochs=5, prune_every=10_000,
                  prune_c=10.0, fit_intercept=True, sampling="reshuffle", record_every=None,
-                 backend="auto", random_state=None):
+                 backend="auto", random_state=None, verbose=False):
         self.lam = lam
         self.budget = budget
         self.mode = mode
@@ -1330,15 +1521,28 @@ class AdaptiveMultiHyperplaneClassifier(ClassifierMixin, BaseEstimator):
         self.record_every = record_every
         self.backend = backend
         self.random_state = random_state
+        self.verbose = verbose
 
+    def _binary_only(self):
+        return False  # one problem over all classes
+
+    @unfitted_on_interrupt
     @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X, y):
-        """Fit by ``n_epochs`` passes from one zero hyperplane per class.
+    def fit(self, X, y, sample_weight=None):
+        r"""Fit by ``n_epochs`` passes from one zero hyperplane per class.
 
         Parameters
         ----------
         X : {array-like, sparse matrix} of shape (n_samples, n_features)
         y : array-like of shape (n_samples,)
+        sample_weight : array-like of shape (n_samples,), default=None
+            Non-negative weights :math:`s_i`: the risk becomes
+            :math:`\frac{1}{\sum_i s_i}\sum_i s_i\ell_i` and the examples are drawn in
+            proportion to :math:`s_i` (:func:`lsl_lib.pegasos.weighted_sample_indices`).
+            Non-integer weights need ``sampling='iid'`` (the permutation schemes permute
+            the rows repeated :math:`s_i` times). A zero weight is the row removed; an
+            epoch is n iterations, n the rows of positive weight, so integer weights give
+            the model of the repeated rows for the same number of iterations (online mode).
 
         Returns
         -------
@@ -1348,13 +1552,16 @@ class AdaptiveMultiHyperplaneClassifier(ClassifierMixin, BaseEstimator):
         check_classification_targets(y)
         self.classes_, label = np.unique(y, return_inverse=True)
         check_n_classes(self.classes_, None, ())
+        if sample_weight is not None:
+            sample_weight = check_sample_weight(sample_weight, X)
+            check_n_classes(np.unique(y[sample_weight > 0]), None, ())
         if self.fit_intercept:
             X = add_intercept_column(X)
         W, active, self.history_ = amm(
             X, label, self.lam, len(self.classes_), self.budget, mode=self.mode,
             n_epochs=self.n_epochs, prune_every=self.prune_every, prune_c=self.prune_c,
-            sampling=self.sampling, record_every=self.record_every, backend=self.backend,
-            random_state=self.random_state)
+            sampling=self.sampling, sample_weight=sample_weight, record_every=self.record_every,
+            backend=self.backend, random_state=self.random_state, verbose=self.verbose)
         hyperplanes = W[active]  # (class, slot) in C order: grouped by class
         d = self.n_features_in_
         self.coef_ = hyperplanes[:, :d].copy()
@@ -1364,21 +1571,14 @@ class AdaptiveMultiHyperplaneClassifier(ClassifierMixin, BaseEstimator):
         self.hyperplane_classes_ = np.repeat(self.classes_, self.n_hyperplanes_)
         return self
 
-    def _class_scores(self, X):
-        check_is_fitted(self)
+    def _decision_scores(self, X):
+        r"""Class scores :math:`g(i, x) = \max_j (w_{ij}^\top x + b_{ij})`, shape (n, K);
+        for two classes, :math:`g(1, x) - g(0, x)`, shape (n,)."""
         X = validate_data(self, X, accept_sparse="csr", dtype=np.float64, reset=False)
         s = np.asarray(X @ self.coef_.T) + self.intercept_
         starts = np.concatenate([[0], np.cumsum(self.n_hyperplanes_)[:-1]])
-        return np.maximum.reduceat(s, starts, axis=1)
-
-    def decision_function(self, X):
-        r"""Class scores :math:`g(i, x) = \max_j (w_{ij}^\top x + b_{ij})`, shape (n, K);
-        for two classes, :math:`g(1, x) - g(0, x)`, shape (n,)."""
-        g = self._class_scores(X)
+        g = np.maximum.reduceat(s, starts, axis=1)
         return g[:, 1] - g[:, 0] if g.shape[1] == 2 else g
-
-    def predict(self, X):
-        return labels_from_scores(self.decision_function(X), self.classes_)
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -1391,7 +1591,7 @@ class AdaptiveMultiHyperplaneClassifier(ClassifierMixin, BaseEstimator):
 LANDMARKS = ("random", "kmeans")
 
 
-class LowRankLinearizedSVC(ClassifierMixin, BaseEstimator):
+class LowRankLinearizedSVC(ScoreClassifierMixin, BaseEstimator):
     r"""Low-rank linearized SVM (LLSVM): Nyström features of B landmarks, then a linear SVM.
 
     .. math::
@@ -1408,10 +1608,13 @@ class LowRankLinearizedSVC(ClassifierMixin, BaseEstimator):
     Parameters
     ----------
     budget : int, default=100
-        B, the number of landmarks (capped at n_samples with a ``UserWarning``).
+        B, the number of landmarks (capped at n_samples, of positive weight, with a
+        ``UserWarning``).
     landmarks : {'random', 'kmeans'}, default='random'
         B training points drawn uniformly without replacement, or the B centres of
-        scikit-learn's ``KMeans`` (one k-means++ initialisation), as the paper.
+        scikit-learn's ``KMeans`` (one k-means++ initialisation), as the paper. With
+        ``sample_weight``: drawn among the rows of positive weight, or the centres of
+        ``KMeans`` fitted on them with their weights.
     kernel : {'linear', 'polynomial', 'gaussian', 'laplacian', 'cauchy'}, default='gaussian'
     gamma : float, 'scale' or None, default='scale'
         Kernel width; ``'scale'`` is :math:`1/(d\,\mathrm{Var}(X))`, None is 1/d
@@ -1471,6 +1674,17 @@ class LowRankLinearizedSVC(ClassifierMixin, BaseEstimator):
     kmeans       9.50 %      9.36 %      3.66 %      1.56 %
     fit          1-2 s       3-11 s      3-8 s       9-43 s
     ===========  ==========  ==========  ==========  ==========
+
+    *Sample weights* multiply C per example, as liblinear's (the box of :math:`\alpha_i`
+    is :math:`[0, C s_i]`); a zero weight is the row removed. Integer weights are the
+    rows repeated :math:`s_i` times once the landmarks are the same (with all rows as
+    landmarks both reach the same optimum); random landmarks are drawn among distinct
+    rows, whatever their weights. ``gamma='scale'`` is computed on the rows of positive
+    weight. ``fit`` warns when the kernel is nearly constant on X
+    (:func:`warn_if_kernel_is_flat`: constant columns of large value inflate
+    ``gamma='scale'``'s variance); it does not rescale the features.
+
+    *Interrupting.* Ctrl-C leaves the estimator unfitted.
 
     Below 100 landmarks the rank-B kernel cannot resolve the minority class (9.50 % is
     the all-negative rule; an intercept does not help); k-means landmarks cost more (the
@@ -1538,14 +1752,25 @@ class LowRankLinearizedSVC(ClassifierMixin, BaseEstimator):
             np.matmul(K, self.normalization_, out=Z[rows])
         return Z
 
+    def _binary_only(self):
+        return False  # its own one-vs-rest on one feature map (see fit)
+
+    @unfitted_on_interrupt
     @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X, y):
+    def fit(self, X, y, sample_weight=None):
         """Choose the landmarks, map X, and train the linear SVM(s).
+
+        More than two classes are one-vs-rest on the one map z: the K problems share the
+        landmarks and the features, and draw their coordinate orders one after the other
+        from the one ``random_state``.
 
         Parameters
         ----------
         X : {array-like, sparse matrix} of shape (n_samples, n_features)
         y : array-like of shape (n_samples,)
+        sample_weight : array-like of shape (n_samples,), default=None
+            Non-negative weights :math:`s_i`: per-example :math:`C s_i`, as liblinear's
+            (see Notes). A zero weight is the row removed.
 
         Returns
         -------
@@ -1556,19 +1781,27 @@ class LowRankLinearizedSVC(ClassifierMixin, BaseEstimator):
         check_classification_targets(y)
         self.classes_, label = np.unique(y, return_inverse=True)
         check_n_classes(self.classes_, None, ())
+        if sample_weight is not None:
+            sample_weight = check_sample_weight(sample_weight, X)
+            check_n_classes(np.unique(y[sample_weight > 0]), None, ())
+            kept = np.flatnonzero(sample_weight > 0)
+            X, label, sample_weight = X[kept], label[kept], sample_weight[kept]
         n = X.shape[0]
         B = self.budget
         if B > n:
-            warnings.warn(f"budget={B} is larger than n_samples={n}; using budget={n}: "
-                          "every sample is a landmark.", UserWarning)
+            warnings.warn(f"budget={B} is larger than n_samples={n}"
+                          f"{' of positive weight' if sample_weight is not None else ''}; "
+                          f"using budget={n}: every sample is a landmark.", UserWarning)
             B = n
         rng = check_random_state(self.random_state)
         self.gamma_ = fitted_gamma(self.gamma, X)
+        warn_if_kernel_is_flat(X, self.kernel, self.gamma_, self.degree, self.coef0)
         if self.landmarks == "random":
             self.landmarks_ = _dense_rows(X, rng.choice(n, B, replace=False))
         else:
             seed = int(rng.integers(np.iinfo(np.int32).max))
-            kmeans = KMeans(n_clusters=B, n_init=1, random_state=seed).fit(X)
+            kmeans = KMeans(n_clusters=B, n_init=1, random_state=seed).fit(
+                X, sample_weight=sample_weight)
             self.landmarks_ = np.asarray(kmeans.cluster_centers_, dtype=np.float64)
         self.normalization_ = inverse_square_root(
             kernel_matrix(self.landmarks_, None, self.kernel, self.gamma_, self.degree,
@@ -1580,7 +1813,8 @@ class LowRankLinearizedSVC(ClassifierMixin, BaseEstimator):
         coef, intercept, self.n_iter_ = [], [], 0
         for k in problems:
             w, _, epochs, _ = dual_cd(Z, np.where(label == k, 1.0, -1.0), self.C, tol=self.tol,
-                                      max_iter=self.max_iter, bias=bias, backend=self.backend,
+                                      max_iter=self.max_iter, bias=bias,
+                                      sample_weight=sample_weight, backend=self.backend,
                                       random_state=rng)
             coef.append(w[:-1])
             intercept.append(bias * w[-1])
@@ -1588,17 +1822,13 @@ class LowRankLinearizedSVC(ClassifierMixin, BaseEstimator):
         self.coef_, self.intercept_ = np.array(coef), np.array(intercept)
         return self
 
-    def decision_function(self, X):
+    def _decision_scores(self, X):
         r"""Scores :math:`w^\top z(x) + b`: shape (n,) for two classes (that of
         ``classes_[1]``), (n, K) one-vs-rest scores otherwise."""
-        check_is_fitted(self)
         self._check_sparse(X)
         X = validate_data(self, X, accept_sparse="csr", dtype=np.float64, reset=False)
         s = self._features(X) @ self.coef_.T + self.intercept_
         return s[:, 0] if s.shape[1] == 1 else s
-
-    def predict(self, X):
-        return labels_from_scores(self.decision_function(X), self.classes_)
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
