@@ -48,7 +48,8 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from lsl_lib._core.backend import jit, resolve_backend
 from lsl_lib._core.random import check_random_state
 from lsl_lib._core.validation import (FEATURE_MAP_CONSTRAINTS, ITERATIVE_CONSTRAINTS,
-                                     block_sizes, check_block_features, n_frequencies)
+                                     block_sizes, check_block_features, feature_map_dtype,
+                                     n_frequencies)
 from lsl_lib.kernels import _KERNEL_CONSTRAINTS, BLOCK_ELEMENTS, check_kernel_params
 
 DTYPES = (np.float64, np.float32)
@@ -377,8 +378,10 @@ class Fastfood(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator)
     variant : {'sincos', 'cos'}, default='sincos'
         ``'sincos'``: :math:`z(x) = \sqrt{1/m}\,[\cos(Vx), \sin(Vx)]`, m = D/2 (D even);
         ``'cos'``: :math:`z(x) = \sqrt{2/D}\cos(Vx + b)`, m = D, :math:`b \sim U[0, 2\pi)`.
-    dtype : {np.float64, np.float32}, default=np.float64
-        The dtype of the output; the projections are computed in it.
+    dtype : {np.float64, np.float32} or None, default=None
+        The dtype of the output; the projections are computed in it. None: X's, float32
+        kept as float32 and anything else float64 (as scikit-learn's ``RBFSampler``):
+        float32 out when ``fit`` and ``transform`` both get float32.
     backend : {'auto', 'numba', 'numpy'}, default='auto'
         Compiled loop (:func:`fastfood_numba`) or numpy reference
         (:func:`fastfood_project_numpy`); the same numbers either way.
@@ -394,6 +397,8 @@ class Fastfood(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator)
         d', the next power of two :math:`\ge d`.
     n_frequencies_ : int
         m.
+    dtype_ : numpy.dtype
+        ``dtype``, or the fit's X's (float32 or float64).
     B_ : ndarray of shape (n_blocks, d'), float64
         Diagonals of B (+-1), one row per block; n_blocks = :math:`\lceil m/d' \rceil`.
     P_ : ndarray of shape (n_blocks, d'), int64
@@ -453,7 +458,7 @@ class Fastfood(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator)
         "backend": ITERATIVE_CONSTRAINTS["backend"],
     }
 
-    def __init__(self, n_components=None, gamma=None, variant="sincos", dtype=np.float64,
+    def __init__(self, n_components=None, gamma=None, variant="sincos", dtype=None,
                  backend="auto", random_state=None):
         self.n_components = n_components
         self.gamma = gamma
@@ -473,6 +478,7 @@ class Fastfood(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator)
         self.gamma_ = check_kernel_params("gaussian", self.gamma, n_features=d)[1]
         self.n_padded_ = d_padded
         self.n_frequencies_ = m
+        self.dtype_ = feature_map_dtype(self.dtype, X.dtype)
         rng = check_random_state(self.random_state)
         shape = (len(block_sizes(m, d_padded)), d_padded)
         self.B_ = rng.choice([-1.0, 1.0], size=shape)
@@ -488,7 +494,7 @@ class Fastfood(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator)
         """The features :math:`z(x)` of the rows of X, shape (n, n_components)."""
         check_is_fitted(self)
         X = validate_data(self, X, dtype=DTYPES, reset=False)
-        dtype = np.dtype(self.dtype)
+        dtype = feature_map_dtype(self.dtype, np.result_type(self.dtype_, X.dtype))
         X = np.ascontiguousarray(X, dtype=dtype)
         sigma = 1.0 / np.sqrt(2.0 * self.gamma_)
         factors = (self.B_.astype(dtype), self.P_, self.G_.astype(dtype),
@@ -520,5 +526,6 @@ class Fastfood(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator)
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
-        tags.transformer_tags.preserves_dtype = [np.dtype(self.dtype).name]
+        tags.transformer_tags.preserves_dtype = (
+            ["float64", "float32"] if self.dtype is None else [np.dtype(self.dtype).name])
         return tags

@@ -337,6 +337,29 @@ def test_same_seed_same_features_and_float32_draws_the_same_factors():
     np.testing.assert_array_equal(generator.transform(X), first.transform(X))
 
 
+@pytest.mark.parametrize("variant, D", [("sincos", 64), ("cos", 21)])
+def test_default_dtype_follows_the_input_as_rbf_sampler(variant, D):
+    """Review D23: float32 in, float32 out by default (dtype=None), as RBFSampler; float64
+    results are those of dtype=np.float64, bit for bit."""
+    from sklearn.kernel_approximation import RBFSampler
+    X = np.random.default_rng(10).normal(size=(20, 6))
+    X32 = X.astype(np.float32)
+    default = Fastfood(n_components=D, variant=variant, random_state=11).fit(X)
+    explicit = Fastfood(n_components=D, variant=variant, dtype=np.float64, random_state=11)
+    np.testing.assert_array_equal(default.transform(X), explicit.fit(X).transform(X))
+    single = Fastfood(n_components=D, variant=variant, random_state=11).fit(X32)
+    explicit32 = Fastfood(n_components=D, variant=variant, dtype=np.float32,
+                          random_state=11).fit(X32)
+    assert (default.dtype_, single.dtype_) == (np.float64, np.float32)
+    np.testing.assert_array_equal(single.transform(X32), explicit32.transform(X32))
+    for fitted, fit_X in ((default, X), (single, X32)):
+        sampler = RBFSampler(n_components=4, random_state=0).fit(fit_X)
+        for Xt in (X, X32):
+            assert fitted.transform(Xt).dtype == sampler.transform(Xt).dtype
+    assert set(default.__sklearn_tags__().transformer_tags.preserves_dtype) == {
+        "float64", "float32"}
+
+
 def test_kernel_error_is_comparable_to_dense_random_fourier_features():
     # Every row of V is distributed as a row of RFF's Gaussian W; only the correlations
     # within a block of d' rows add variance (Le et al. 2013 bound the excess). Here

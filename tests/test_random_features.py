@@ -9,6 +9,7 @@ sqrt((m4 - s^4) / S), m4 the fourth central moment)."""
 import numpy as np
 import pytest
 import scipy.linalg
+import scipy.sparse as sp
 import scipy.stats
 from scipy.special import hyp1f1
 from sklearn.base import clone
@@ -455,7 +456,7 @@ def test_sorf_bias_vanishes_as_d_grows():
 ])
 def test_float32_features_equal_float64_ones_to_float32_precision(make):
     X = np.random.default_rng(0).normal(size=(30, 5))
-    t64 = make(random_state=3).fit(X)
+    t64 = make(random_state=3, dtype=np.float64).fit(X)
     t32 = make(random_state=3, dtype=np.float32).fit(X)
     Z64, Z32 = t64.transform(X), t32.transform(X)
     assert Z64.dtype == np.float64 and Z32.dtype == np.float32
@@ -472,6 +473,46 @@ def test_float32_features_equal_float64_ones_to_float32_precision(make):
     scale = np.abs(Z64).max()
     np.testing.assert_allclose(Z32, Z64, rtol=0,
                                atol=10 * np.finfo(np.float32).eps * (1 + bound) * scale)
+
+
+def _rbf_sampler_dtype(fit_dtype, transform_dtype):
+    """The output dtype of scikit-learn's RBFSampler for these input dtypes."""
+    from sklearn.kernel_approximation import RBFSampler
+    X = np.random.default_rng(0).normal(size=(4, 3))
+    sampler = RBFSampler(n_components=4, random_state=0).fit(X.astype(fit_dtype))
+    return sampler.transform(X.astype(transform_dtype)).dtype
+
+
+@pytest.mark.parametrize("make", [
+    lambda **kw: RandomFourierFeatures(40, **kw),
+    lambda **kw: RandomFourierFeatures(41, kernel="laplacian", variant="cos", **kw),
+    lambda **kw: OrthogonalRandomFeatures(40, **kw),
+    lambda **kw: OrthogonalRandomFeatures(32, structured=True, variant="cos", **kw),
+])
+def test_default_dtype_follows_the_input_as_rbf_sampler(make):
+    """Review D23: float32 in, float32 out by default (dtype=None), as RBFSampler and lsl's
+    Nystroem; float64 results are those of dtype=np.float64, bit for bit."""
+    X = np.random.default_rng(0).normal(size=(30, 5))
+    X32 = X.astype(np.float32)
+    default, explicit = make(random_state=3).fit(X), make(random_state=3, dtype=np.float64).fit(X)
+    assert default.dtype_ == np.float64
+    np.testing.assert_array_equal(default.transform(X), explicit.transform(X))
+    single, explicit32 = make(random_state=3).fit(X32), make(random_state=3,
+                                                             dtype=np.float32).fit(X32)
+    assert single.dtype_ == np.float32
+    Z32 = single.transform(X32)
+    assert Z32.dtype == np.float32
+    np.testing.assert_array_equal(Z32, explicit32.transform(X32))
+    for fitted, fit_dtype in ((default, np.float64), (single, np.float32)):
+        for Xt in (X, X32):
+            assert fitted.transform(Xt).dtype == _rbf_sampler_dtype(fit_dtype, Xt.dtype)
+    assert make(random_state=3).fit(X.astype(np.int64)).transform(X).dtype == np.float64
+    assert set(default.__sklearn_tags__().transformer_tags.preserves_dtype) == {
+        "float64", "float32"}
+    if not getattr(default, "structured", False):  # CSR float32 too
+        Z_sparse = single.transform(sp.csr_matrix(X32))
+        assert Z_sparse.dtype == np.float32
+        np.testing.assert_allclose(Z_sparse, Z32, rtol=1e-5, atol=1e-6)
 
 
 @pytest.mark.parametrize("make", [
@@ -673,7 +714,6 @@ def test_orthogonal_features_default_to_one_block(structured, variant):
     lambda: OrthogonalRandomFeatures(24, gamma=0.3, random_state=0),
 ])
 def test_sparse_input_gives_the_dense_features(make):
-    import scipy.sparse as sp
     X = sp.random(30, 6, density=0.4, random_state=0, format="csr")
     Z_sparse, Z_dense = make().fit_transform(X), make().fit_transform(X.toarray())
     assert isinstance(Z_sparse, np.ndarray) and Z_sparse.dtype == Z_dense.dtype

@@ -79,13 +79,21 @@ def add_intercept_column(X):
 FEATURE_VARIANTS = ("sincos", "cos")
 
 #: ``_parameter_constraints`` entries shared by the random feature maps (RFF, ORF, SORF,
-#: Fastfood): the output width, the variant, the output dtype and the seed.
+#: Fastfood): the output width, the variant, the output dtype (None: X's) and the seed.
 FEATURE_MAP_CONSTRAINTS = {
     "n_components": [Interval(Integral, 1, None, closed="left")],
     "variant": [StrOptions(set(FEATURE_VARIANTS))],
-    "dtype": [Options(type, {np.float32, np.float64})],
+    "dtype": [Options(type, {np.float32, np.float64}), None],
     "random_state": ITERATIVE_CONSTRAINTS["random_state"],
 }
+
+
+def feature_map_dtype(dtype, X_dtype):
+    """The dtype a feature map computes and returns: ``dtype`` when given, else float32
+    for float32 X and float64 for anything else (as scikit-learn's ``RBFSampler``)."""
+    if dtype is not None:
+        return np.dtype(dtype)
+    return np.dtype(np.float32 if X_dtype == np.float32 else np.float64)
 
 
 def n_frequencies(n_components, variant, block=1):
