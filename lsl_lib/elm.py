@@ -74,7 +74,8 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from lsl_lib._core.random import check_random_state
 from lsl_lib._core.scores import labels_from_scores
-from lsl_lib._core.validation import ITERATIVE_CONSTRAINTS, check_n_classes, check_sample_weight
+from lsl_lib._core.validation import (ITERATIVE_CONSTRAINTS, check_n_classes,
+                                     check_sample_weight, memory_named)
 from lsl_lib.kernels import squared_row_norms
 
 
@@ -346,7 +347,7 @@ class _BaseELM(BaseEstimator):
         if sample_weight is not None:
             sample_weight = check_sample_weight(sample_weight, X)
         rng = check_random_state(self.random_state)
-        try:
+        with memory_named("n_hidden", self.n_hidden):  # H is N x L, the system min(N, L)^2
             self.input_weights_, self.biases_ = draw_hidden_parameters(
                 X, self.n_hidden, self.activation, self.weight_scale, rng)
             H = hidden_layer(X, self.input_weights_, self.biases_, self.activation)
@@ -359,13 +360,6 @@ class _BaseELM(BaseEstimator):
             if solver == "auto":
                 solver = "primal" if H.shape[0] >= H.shape[1] else "dual"
             self.coef_, self.solver_ = _output_weights(H, T, self.C, solver)
-        except MemoryError as error:
-            n, size = X.shape[0], min(X.shape[0], self.n_hidden)
-            raise MemoryError(
-                f"n_hidden={self.n_hidden} is too large for the memory: the hidden layer H "
-                f"holds {n} x {self.n_hidden} float64 ({8 * n * self.n_hidden / 2**30:.3g} "
-                f"GiB) and the solve a {size} x {size} matrix ({8 * size**2 / 2**30:.3g} "
-                f"GiB); lower n_hidden.") from error
         return self
 
     def hidden_activations(self, X):

@@ -48,7 +48,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from lsl_lib._core.backend import jit, resolve_backend
 from lsl_lib._core.random import check_random_state
 from lsl_lib._core.validation import (FEATURE_MAP_CONSTRAINTS, ITERATIVE_CONSTRAINTS,
-                                     block_sizes, check_block_features, feature_map_dtype,
+                                     check_block_features, feature_map_dtype, memory_named,
                                      n_frequencies)
 from lsl_lib.kernels import _KERNEL_CONSTRAINTS, BLOCK_ELEMENTS, check_kernel_params
 
@@ -480,14 +480,15 @@ class Fastfood(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator)
         self.n_frequencies_ = m
         self.dtype_ = feature_map_dtype(self.dtype, X.dtype)
         rng = check_random_state(self.random_state)
-        shape = (len(block_sizes(m, d_padded)), d_padded)
-        self.B_ = rng.choice([-1.0, 1.0], size=shape)
-        self.P_ = rng.permuted(np.broadcast_to(np.arange(d_padded), shape), axis=1)
-        self.G_ = rng.standard_normal(shape)
-        lengths = np.sqrt(rng.chisquare(d_padded, size=shape))
-        self.S_ = lengths / np.linalg.norm(self.G_, axis=1, keepdims=True)
-        if self.variant == "cos":
-            self.offsets_ = rng.uniform(0.0, 2 * np.pi, size=m)
+        shape = (-(-m // d_padded), d_padded)  # ceil(m / d') blocks, the last one cut
+        with memory_named("n_components", self.n_components):
+            self.B_ = rng.choice([-1.0, 1.0], size=shape)
+            self.P_ = rng.permuted(np.broadcast_to(np.arange(d_padded), shape), axis=1)
+            self.G_ = rng.standard_normal(shape)
+            lengths = np.sqrt(rng.chisquare(d_padded, size=shape))
+            self.S_ = lengths / np.linalg.norm(self.G_, axis=1, keepdims=True)
+            if self.variant == "cos":
+                self.offsets_ = rng.uniform(0.0, 2 * np.pi, size=m)
         return self
 
     def transform(self, X):
@@ -502,7 +503,8 @@ class Fastfood(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator)
         m = self.n_frequencies_
         scale = np.sqrt(1.0 / m) if self.variant == "sincos" else np.sqrt(2.0 / m)
         offsets = (self.offsets_ if self.variant == "cos" else np.empty(0)).astype(dtype)
-        Z = np.empty((X.shape[0], 2 * m if self.variant == "sincos" else m), dtype=dtype)
+        with memory_named("n_components", self.n_components):
+            Z = np.empty((X.shape[0], 2 * m if self.variant == "sincos" else m), dtype=dtype)
         if resolve_backend(self.backend) == "numba":
             fastfood_numba(X, *factors, offsets, scale, Z)
             return Z

@@ -92,7 +92,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from lsl_lib._core.backend import jit, resolve_backend
 from lsl_lib._core.random import SPLITMIX_GOLDEN, check_random_state, splitmix64
 from lsl_lib._core.validation import (FEATURE_MAP_CONSTRAINTS, ITERATIVE_CONSTRAINTS,
-                                     feature_map_dtype)
+                                     feature_map_dtype, memory_named)
 from lsl_lib.kernels import _KERNEL_CONSTRAINTS, check_kernel_params
 
 #: Elements of the largest temporary array a block of the numpy reference builds.
@@ -454,8 +454,10 @@ class RandomBinningFeatures(ClassNamePrefixFeaturesOutMixin, TransformerMixin, B
         _, self.gamma_, _, _ = check_kernel_params("laplacian", self.gamma,
                                                    n_features=X.shape[1])
         rng = check_random_state(self.random_state)
-        self.pitches_, self.shifts_ = draw_grids(X.shape[1], self.n_grids, self.gamma_, rng)
-        ids = bin_indices(X, self.pitches_, self.shifts_, backend=self.backend)
+        with memory_named("n_grids", self.n_grids):  # P x d grids, n x P cells
+            self.pitches_, self.shifts_ = draw_grids(X.shape[1], self.n_grids, self.gamma_,
+                                                     rng)
+            ids = bin_indices(X, self.pitches_, self.shifts_, backend=self.backend)
         if self.n_components is None:
             vocabularies = [np.unique(ids[:, p]) for p in range(self.n_grids)]
             self.vocabulary_ = np.concatenate(vocabularies)

@@ -59,7 +59,8 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from lsl_lib._core.random import check_random_state
 from lsl_lib._core.validation import (FEATURE_MAP_CONSTRAINTS, FEATURE_VARIANTS, block_sizes,
-                                     check_block_features, feature_map_dtype, n_frequencies)
+                                     check_block_features, feature_map_dtype, memory_named,
+                                     n_frequencies)
 from lsl_lib.fastfood import fwht, next_power_of_two
 from lsl_lib.kernels import _KERNEL_CONSTRAINTS, check_kernel_params, kernel_matrix
 
@@ -178,13 +179,14 @@ class _FourierFeatures(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEs
         dtype = feature_map_dtype(self.dtype, np.result_type(self.dtype_, X.dtype))
         X = X.astype(dtype, copy=False)
         n, m = X.shape[0], self.n_frequencies_
+        with memory_named("n_components", self.n_components):
+            Z = np.empty((n, m if self.variant == "cos" else 2 * m), dtype=dtype)
         if self.variant == "cos":
-            Z = self._project(X, np.empty((n, m), dtype=dtype))
+            Z = self._project(X, Z)
             Z += self.offsets_
             np.cos(Z, out=Z)
             Z *= np.sqrt(2.0 / m)
             return Z
-        Z = np.empty((n, 2 * m), dtype=dtype)
         P = self._project(X, Z[:, m:])
         np.cos(P, out=Z[:, :m])
         np.sin(P, out=Z[:, m:])
@@ -318,9 +320,10 @@ class RandomFourierFeatures(_FourierFeatures):
         rng = check_random_state(self.random_state)
         self.n_frequencies_ = m
         self.dtype_ = feature_map_dtype(self.dtype, X.dtype)
-        self.frequencies_ = draw_frequencies(self.kernel, self.gamma_, X.shape[1], m,
-                                             rng).astype(self.dtype_)
-        self._draw_offsets(rng)
+        with memory_named("n_components", self.n_components):
+            self.frequencies_ = draw_frequencies(self.kernel, self.gamma_, X.shape[1], m,
+                                                 rng).astype(self.dtype_)
+            self._draw_offsets(rng)
         return self
 
 
@@ -461,14 +464,16 @@ class OrthogonalRandomFeatures(_FourierFeatures):
         self.n_frequencies_ = m
         self.dtype_ = feature_map_dtype(self.dtype, X.dtype)
         sigma = 1.0 / np.sqrt(2.0 * self.gamma_)
-        if self.structured:
-            self.n_padded_ = block
-            self.signs_ = np.where(rng.random((len(block_sizes(m, block)), 3, block)) < 0.5,
-                                   -1.0, 1.0).astype(self.dtype_)
-        else:
-            self.frequencies_ = draw_orthogonal_frequencies(d, m, sigma, rng).astype(
-                self.dtype_)
-        self._draw_offsets(rng)
+        with memory_named("n_components", self.n_components):
+            if self.structured:
+                self.n_padded_ = block
+                n_blocks = -(-m // block)  # the last one cut
+                self.signs_ = np.where(rng.random((n_blocks, 3, block)) < 0.5, -1.0,
+                                       1.0).astype(self.dtype_)
+            else:
+                self.frequencies_ = draw_orthogonal_frequencies(d, m, sigma, rng).astype(
+                    self.dtype_)
+            self._draw_offsets(rng)
         return self
 
     def _sparse_input(self):

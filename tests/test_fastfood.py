@@ -360,6 +360,13 @@ def test_default_dtype_follows_the_input_as_rbf_sampler(variant, D):
         "float64", "float32"}
 
 
+def test_absurd_n_components_names_n_components():
+    """Review D24: numpy's MemoryError named only an array's shape."""
+    with pytest.raises(MemoryError, match=r"n_components=1000000000000 asks for more memory "
+                                          r"than there is \(Unable to allocate"):
+        Fastfood(n_components=10**12).fit(np.zeros((5, 3)))
+
+
 def test_kernel_error_is_comparable_to_dense_random_fourier_features():
     # Every row of V is distributed as a row of RFF's Gaussian W; only the correlations
     # within a block of d' rows add variance (Le et al. 2013 bound the excess). Here

@@ -409,6 +409,13 @@ def test_default_dtype_follows_the_input(n_components):
     assert (single.transform(X32) != make(dtype=np.float32).fit(X32).transform(X32)).nnz == 0
 
 
+def test_absurd_n_grids_names_n_grids():
+    """Review D24: numpy's MemoryError named only an array's shape."""
+    with pytest.raises(MemoryError, match=r"n_grids=1000000000000 asks for more memory "
+                                          r"than there is \(Unable to allocate"):
+        RandomBinningFeatures(n_grids=10**12).fit(np.zeros((5, 3)))
+
+
 def test_dense_output_and_pandas_output():
     """Review D23: set_output(transform='pandas') on the sparse output gave scikit-learn's
     generic error; now a clear one, before any work, and sparse_output=False gives a dense

@@ -516,6 +516,19 @@ def test_default_dtype_follows_the_input_as_rbf_sampler(make):
 
 
 @pytest.mark.parametrize("make", [
+    lambda: RandomFourierFeatures(10**12),
+    lambda: RandomFourierFeatures(10**12, variant="cos"),
+    lambda: OrthogonalRandomFeatures(10**12),
+    lambda: OrthogonalRandomFeatures(10**12, structured=True),
+])
+def test_absurd_n_components_names_n_components(make):
+    """Review D24: numpy's MemoryError named only an array's shape."""
+    with pytest.raises(MemoryError, match=r"n_components=1000000000000 asks for more memory "
+                                          r"than there is \(Unable to allocate"):
+        make().fit(np.zeros((5, 3)))
+
+
+@pytest.mark.parametrize("make", [
     lambda s: RandomFourierFeatures(20, kernel="cauchy", random_state=s),
     lambda s: RandomFourierFeatures(21, variant="cos", random_state=s),
     lambda s: OrthogonalRandomFeatures(20, random_state=s),

@@ -5,6 +5,7 @@ Array checks (NaN, inf, shapes, sparse formats, dtypes) go through
 ranges through ``_parameter_constraints``. What is left is what depends on the
 data: a batch size against n, labels against a loss.
 """
+from contextlib import contextmanager
 from numbers import Integral
 
 import numpy as np
@@ -86,6 +87,18 @@ FEATURE_MAP_CONSTRAINTS = {
     "dtype": [Options(type, {np.float32, np.float64}), None],
     "random_state": ITERATIVE_CONSTRAINTS["random_state"],
 }
+
+
+@contextmanager
+def memory_named(parameter, value):
+    """Inside the block, numpy's ``MemoryError`` is raised again naming the size parameter
+    that asked for the memory (numpy's message names only an array's shape)."""
+    try:
+        yield
+    except MemoryError as error:
+        detail = f" ({error})" if str(error) else ""
+        raise MemoryError(f"{parameter}={value!r} asks for more memory than there is"
+                          f"{detail}; lower {parameter}.") from error
 
 
 def feature_map_dtype(dtype, X_dtype):
