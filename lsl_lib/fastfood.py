@@ -41,6 +41,7 @@ IEEE Transactions on Computers C-25(11), 1976.
 import math
 
 import numpy as np
+import scipy.sparse as sp
 from sklearn.base import (BaseEstimator, ClassNamePrefixFeaturesOutMixin, TransformerMixin,
                           _fit_context)
 from sklearn.utils.validation import check_is_fitted, validate_data
@@ -423,7 +424,8 @@ class Fastfood(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator)
     ``transform`` costs :math:`O(D \log d')` per example (a cut last block costs a whole
     one); the numpy path works on
     chunks of rows so that its temporary arrays stay below ``BLOCK_ELEMENTS``
-    entries, the compiled path on one row at a time.
+    entries, the compiled path on one row at a time. A CSR matrix X is accepted (LIBSVM
+    sets such as a9a come as one): each chunk of rows is made dense, then padded.
     Fastfood needs d >= 2 (with d = 1 there is nothing to mix: use random Fourier
     features).
 
@@ -470,7 +472,7 @@ class Fastfood(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator)
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None):
         """Draw B, Π, G and S for the d features of X (X itself is not used further)."""
-        X = validate_data(self, X, dtype=DTYPES)
+        X = validate_data(self, X, accept_sparse="csr", dtype=DTYPES)
         d = X.shape[1]
         check_block_features(d, "Fastfood")
         d_padded = next_power_of_two(d)
@@ -494,9 +496,11 @@ class Fastfood(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator)
     def transform(self, X):
         """The features :math:`z(x)` of the rows of X, shape (n, n_components)."""
         check_is_fitted(self)
-        X = validate_data(self, X, dtype=DTYPES, reset=False)
+        X = validate_data(self, X, accept_sparse="csr", dtype=DTYPES, reset=False)
         dtype = feature_map_dtype(self.dtype, np.result_type(self.dtype_, X.dtype))
-        X = np.ascontiguousarray(X, dtype=dtype)
+        sparse = sp.issparse(X)
+        if not sparse:
+            X = np.ascontiguousarray(X, dtype=dtype)
         sigma = 1.0 / np.sqrt(2.0 * self.gamma_)
         factors = (self.B_.astype(dtype), self.P_, self.G_.astype(dtype),
                    (self.S_ / (sigma * np.sqrt(self.n_padded_))).astype(dtype))
@@ -505,20 +509,27 @@ class Fastfood(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator)
         offsets = (self.offsets_ if self.variant == "cos" else np.empty(0)).astype(dtype)
         with memory_named("n_components", self.n_components):
             Z = np.empty((X.shape[0], 2 * m if self.variant == "sincos" else m), dtype=dtype)
-        if resolve_backend(self.backend) == "numba":
+        compiled = resolve_backend(self.backend) == "numba"
+        if compiled and not sparse:
             fastfood_numba(X, *factors, offsets, scale, Z)
             return Z
         rows = max(1, BLOCK_ELEMENTS // (2 * self.n_padded_))
         for start in range(0, X.shape[0], rows):
-            chunk = Z[start:start + rows]
-            projection = fastfood_project_numpy(X[start:start + rows], *factors, chunk[:, :m])
+            chunk, X_rows = Z[start:start + rows], X[start:start + rows]
+            if sparse:  # a dense copy of these rows only
+                X_rows = np.ascontiguousarray(X_rows.toarray(), dtype=dtype)
+            if compiled:
+                fastfood_numba(X_rows, *factors, offsets, scale, chunk)
+                continue
+            projection = fastfood_project_numpy(X_rows, *factors, chunk[:, :m])
             if self.variant == "sincos":
                 np.sin(projection, out=chunk[:, m:])
                 np.cos(projection, out=projection)
             else:
                 projection += offsets
                 np.cos(projection, out=projection)
-        Z *= scale
+        if not compiled:
+            Z *= scale
         return Z
 
     @property
@@ -530,4 +541,5 @@ class Fastfood(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator)
         tags = super().__sklearn_tags__()
         tags.transformer_tags.preserves_dtype = (
             ["float64", "float32"] if self.dtype is None else [np.dtype(self.dtype).name])
+        tags.input_tags.sparse = True
         return tags

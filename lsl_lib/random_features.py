@@ -150,17 +150,12 @@ def sorf_projections(X, signs, scale):
 class _FourierFeatures(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
     """What RFF, ORF and SORF share: the trig map of the projections, the feature names
     (``get_feature_names_out``: the class name and the column, as scikit-learn's
-    ``RBFSampler``), the tags."""
+    ``RBFSampler``), the tags. X may be CSR: only :math:`XW` reads it (SORF densifies it)."""
 
     @property
     def _n_features_out(self):
         """D, the output width (read by ``get_feature_names_out``)."""
         return 2 * self.n_frequencies_ if self.variant == "sincos" else self.n_frequencies_
-
-    def _sparse_input(self):
-        """'csr' when X enters only through the product :math:`XW` (a sparse X is then
-        fine), else False."""
-        return "csr"
 
     def _project(self, X, out):
         """Write the projections :math:`XW` into ``out`` (shape (n, m)) and return the
@@ -174,8 +169,8 @@ class _FourierFeatures(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEs
         """The random features of X, shape (n_samples, n_components), of type ``dtype``
         (``dtype=None``: float32 when X and the fit's X are float32, else float64)."""
         check_is_fitted(self)
-        X = validate_data(self, X, accept_sparse=self._sparse_input(),
-                          dtype=[np.float64, np.float32], reset=False)
+        X = validate_data(self, X, accept_sparse="csr", dtype=[np.float64, np.float32],
+                          reset=False)
         dtype = feature_map_dtype(self.dtype, np.result_type(self.dtype_, X.dtype))
         X = X.astype(dtype, copy=False)
         n, m = X.shape[0], self.n_frequencies_
@@ -202,7 +197,7 @@ class _FourierFeatures(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEs
         tags = super().__sklearn_tags__()
         tags.transformer_tags.preserves_dtype = (
             ["float64", "float32"] if self.dtype is None else [np.dtype(self.dtype).name])
-        tags.input_tags.sparse = bool(self._sparse_input())
+        tags.input_tags.sparse = True
         return tags
 
 
@@ -312,8 +307,7 @@ class RandomFourierFeatures(_FourierFeatures):
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None):
         """Draw the frequencies (and phases); only X's width is used."""
-        X = validate_data(self, X, accept_sparse=self._sparse_input(),
-                          dtype=[np.float64, np.float32])
+        X = validate_data(self, X, accept_sparse="csr", dtype=[np.float64, np.float32])
         m = n_frequencies(self.n_components, self.variant)
         _, self.gamma_, _, _ = check_kernel_params(self.kernel, self.gamma,
                                                    n_features=X.shape[1])
@@ -411,8 +405,9 @@ class OrthogonalRandomFeatures(_FourierFeatures):
     covariance between its rows (:func:`orf_variance` with ``n_components``). ORF is
     unbiased; SORF, whose rows all
     have the length :math:`\sqrt{d'}/\sigma`, has a bias that vanishes as d grows
-    (Yu et al., Theorem 3). ORF accepts a CSR matrix X (only :math:`XW` reads it); SORF,
-    which pads and transforms X itself, needs it dense.
+    (Yu et al., Theorem 3). Both accept a CSR matrix X: ORF reads it only through
+    :math:`XW`; SORF, which pads and transforms X itself, makes a dense copy of it, no
+    larger than the n x ceil(m/d') d' projections it computes anyway.
 
     References
     ----------
@@ -453,8 +448,7 @@ class OrthogonalRandomFeatures(_FourierFeatures):
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None):
         """Draw the orthogonal blocks (and phases); only X's width is used."""
-        X = validate_data(self, X, accept_sparse=self._sparse_input(),
-                          dtype=[np.float64, np.float32])
+        X = validate_data(self, X, accept_sparse="csr", dtype=[np.float64, np.float32])
         d = X.shape[1]
         check_block_features(d, type(self).__name__)
         block = next_power_of_two(d) if self.structured else d
@@ -476,14 +470,13 @@ class OrthogonalRandomFeatures(_FourierFeatures):
             self._draw_offsets(rng)
         return self
 
-    def _sparse_input(self):
-        return False if self.structured else "csr"  # SORF pads and transforms X densely
-
     def _project(self, X, out):
         if not self.structured:
             return super()._project(X, out)
         d_pad = self.n_padded_
         sigma = 1.0 / np.sqrt(2.0 * self.gamma_)
+        if sp.issparse(X):  # padded in a dense copy, no larger than the projections P
+            X = X.toarray()
         P = sorf_projections(X, self.signs_, 1.0 / (sigma * d_pad))
         if P.shape[1] == out.shape[1]:
             return P

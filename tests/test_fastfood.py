@@ -367,6 +367,23 @@ def test_absurd_n_components_names_n_components():
         Fastfood(n_components=10**12).fit(np.zeros((5, 3)))
 
 
+@pytest.mark.parametrize("backend", ["numpy", "numba"])
+@pytest.mark.parametrize("variant, D", [("sincos", 64), ("cos", 21)])
+def test_sparse_input_gives_the_dense_features(backend, variant, D, monkeypatch):
+    """A CSR X (a9a, ijcnn1 come so) is made dense a chunk of rows at a time: the same
+    arithmetic per row, so the same numbers, across several chunks."""
+    import scipy.sparse as sp
+    monkeypatch.setattr(ff, "BLOCK_ELEMENTS", 7 * 2 * 8)  # 7 rows per chunk of d' = 8
+    X = sp.random(30, 6, density=0.4, random_state=0, format="csr")
+    make = lambda: Fastfood(n_components=D, variant=variant, backend=backend,  # noqa: E731
+                            random_state=0)
+    fitted = make().fit(X)
+    np.testing.assert_array_equal(fitted.transform(X), make().fit(X.toarray()).transform(
+        X.toarray()))
+    assert fitted.transform(X.astype(np.float32)).dtype == np.float64  # fitted on float64
+    assert fitted.__sklearn_tags__().input_tags.sparse
+
+
 def test_kernel_error_is_comparable_to_dense_random_fourier_features():
     # Every row of V is distributed as a row of RFF's Gaussian W; only the correlations
     # within a block of d' rows add variance (Le et al. 2013 bound the excess). Here

@@ -734,11 +734,13 @@ def test_sparse_input_gives_the_dense_features(make):
     np.testing.assert_allclose(Z_sparse, Z_dense, rtol=tol, atol=tol)
 
 
-def test_sorf_refuses_sparse_input_by_name():
-    import scipy.sparse as sp
+def test_sorf_takes_sparse_input():
+    """SORF densifies a CSR X (its padded copy is no larger than the projections)."""
     X = sp.random(30, 6, density=0.4, random_state=0, format="csr")
-    with pytest.raises(TypeError, match="dense data is required"):
-        OrthogonalRandomFeatures(16, structured=True).fit(X)
-    fitted = OrthogonalRandomFeatures(16, structured=True).fit(X.toarray())
-    with pytest.raises(TypeError, match="dense data is required"):
-        fitted.transform(X)
+    for variant in ("sincos", "cos"):
+        make = lambda: OrthogonalRandomFeatures(20, structured=True, variant=variant,  # noqa
+                                                random_state=0)
+        fitted = make().fit(X)
+        np.testing.assert_array_equal(fitted.transform(X), make().fit(X.toarray()).transform(
+            X.toarray()))
+        assert fitted.__sklearn_tags__().input_tags.sparse
