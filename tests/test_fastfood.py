@@ -413,7 +413,8 @@ def test_kernel_error_is_comparable_to_dense_random_fourier_features():
 _N_COMPONENTS_ONE = ("check_dont_overwrite_parameters", "check_methods_sample_order_invariance",
                      "check_methods_subset_invariance", "check_fit2d_1sample",
                      "check_fit2d_predict1d")
-_CHECKED = [Fastfood(n_components=38, random_state=0),
+_CHECKED = [Fastfood(random_state=0),  # the defaults
+            Fastfood(n_components=38, random_state=0),
             Fastfood(n_components=21, variant="cos", dtype=np.float32, backend="numpy",
                      random_state=0),
             Fastfood(n_components=5, variant="cos", random_state=0)]

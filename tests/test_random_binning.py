@@ -366,7 +366,9 @@ _N_COMPONENTS_ONE = ("check_dont_overwrite_parameters", "check_methods_sample_or
                      "check_methods_subset_invariance", "check_fit2d_1sample",
                      "check_fit2d_predict1d", "check_fit2d_1feature")
 
-_CHECKED = [RandomBinningFeatures(n_grids=10, random_state=0),
+_CHECKED = [RandomBinningFeatures(random_state=0),  # the defaults
+            RandomBinningFeatures(n_grids=10, sparse_output=False, random_state=0),
+            RandomBinningFeatures(n_grids=10, random_state=0),
             RandomBinningFeatures(n_grids=5, n_components=37, dtype=np.float32, random_state=0),
             RandomBinningFeatures(n_grids=1, backend="numpy", random_state=0)]
 

@@ -574,7 +574,9 @@ def _n_components_one_refused(estimator):
 # widths that are no multiple of the checks' d (2 to 10): every ORF ends in a cut block
 _CHECKED = [RandomFourierFeatures(kernel=k, variant=v, n_components=n, random_state=0)
             for k in ("gaussian", "laplacian", "cauchy") for v, n in (("sincos", 20), ("cos", 7))]
-_CHECKED += [RandomFourierFeatures(dtype=np.float32, random_state=0),
+_CHECKED += [RandomFourierFeatures(random_state=0),  # the defaults
+             OrthogonalRandomFeatures(random_state=0),
+             RandomFourierFeatures(dtype=np.float32, random_state=0),
              OrthogonalRandomFeatures(n_components=46, random_state=0),
              OrthogonalRandomFeatures(n_components=23, variant="cos", random_state=0),
              OrthogonalRandomFeatures(n_components=38, structured=True, random_state=0),
