@@ -516,6 +516,9 @@ def test_load_svmlight_no_data_line(tmp_path, name, text, n_features):
     path = _write(tmp_path / name, text)
     with pytest.raises(ValueError, match=rf"{name}: no data line \(the file is empty"):
         load_svmlight(path, n_features=n_features)
+    (tmp_path / "zero_bytes.gz").write_bytes(b"")  # a download that wrote nothing
+    with pytest.raises(ValueError, match=r"zero_bytes.gz: no data line"):
+        load_svmlight(tmp_path / "zero_bytes.gz", n_features=n_features)
 
 
 def test_load_svmlight_corrupt_archive(tmp_path):
