@@ -406,8 +406,11 @@ def load_breast_cancer(scale=True, test_size=None, random_state=0):
     return _split(data.data.astype(np.float64), y, test_size, random_state, scale)
 
 
-def load_svmlight(path, n_features=None, dtype=np.float64):
+def load_svmlight(path, n_features=None, dtype=np.float64, zero_based=False):
     """Read a LIBSVM / svmlight file (plain, ``.gz`` or ``.bz2``).
+
+    A line is ``label [qid:q] index:value ...`` (a ``#`` starts a comment), the indices
+    strictly increasing. LIBSVM numbers the features from 1: index j is column j - 1.
 
     Parameters
     ----------
@@ -415,6 +418,14 @@ def load_svmlight(path, n_features=None, dtype=np.float64):
     n_features : None or int, default=None
         Number of columns; ``None`` infers it from the largest index in the file.
     dtype : numpy dtype, default=np.float64
+    zero_based : bool or 'auto', default=False
+        ``False``: the file is one-based, as LIBSVM's format and every file of its
+        collection are; an index 0 is an error that names its line. ``True``: the indices
+        are the columns themselves. ``'auto'``: scikit-learn's rule
+        (:func:`sklearn.datasets.load_svmlight_file`'s default): the file is read as
+        zero-based when any index is 0, as one-based otherwise. That rule lets one stray
+        index 0 move every feature of every row one column to the right, silently, hence
+        the one-based default here.
 
     Returns
     -------
@@ -429,7 +440,12 @@ def load_svmlight(path, n_features=None, dtype=np.float64):
     ------
     ValueError
         For a malformed file, naming the first bad line: its number, what is wrong
-        and its start (scikit-learn's reader names neither).
+        and its start (scikit-learn's reader names neither). Malformed are: a label or
+        value that is not a number, a token that is not ``index:value``, indices that do
+        not increase, an index 0 in a one-based file, an index above ``2**31 - 1`` (the
+        largest the reader takes) or beyond ``n_features``. A file with no data line
+        (empty, or comments only: a download that failed, say) is an error too, with or
+        without ``n_features``, rather than a matrix of no rows.
 
     Examples
     --------
@@ -441,13 +457,20 @@ def load_svmlight(path, n_features=None, dtype=np.float64):
         raise FileNotFoundError(f"svmlight file not found: {str(path)!r}")
     if n_features is not None:
         n_features = _check_int("n_features", n_features, 1)
+    if isinstance(zero_based, (bool, np.bool_)):
+        zero_based = bool(zero_based)
+    elif not (isinstance(zero_based, str) and zero_based == "auto"):
+        raise ValueError(f"zero_based must be True, False or 'auto', got {zero_based!r}")
     try:
-        X, y = load_svmlight_file(str(path), n_features=n_features, dtype=dtype)
-    except (ValueError, OSError, EOFError) as error:
-        problem = _svmlight_problem(path, n_features)
+        X, y = load_svmlight_file(str(path), n_features=n_features, dtype=dtype,
+                                  zero_based=zero_based)
+    except (ValueError, OSError, EOFError, OverflowError) as error:
+        problem = _svmlight_problem(path, n_features, zero_based)
         if problem is None:
             raise
         raise ValueError(f"{path}: {problem}") from error
+    if X.shape[0] == 0:
+        raise ValueError(f"{path}: no data line (the file is empty or holds only comments)")
     X = X.tocsr()
     int32_max = np.iinfo(np.int32).max
     if X.nnz <= int32_max and X.shape[1] <= int32_max:
@@ -457,6 +480,9 @@ def load_svmlight(path, n_features=None, dtype=np.float64):
 
 
 _PAIR = re.compile(r"^(\d+):(\S+)$")
+
+#: The largest feature index scikit-learn's reader parses (a C ``int``).
+_MAX_INDEX = np.iinfo(np.int32).max
 
 
 def _open_text(path):
@@ -468,11 +494,15 @@ def _open_text(path):
     return open(path, encoding="latin-1")
 
 
-def _svmlight_problem(path, n_features):
+def _svmlight_problem(path, n_features, zero_based=False):
     """The first malformed line of an svmlight file, described, or None if none is found.
 
     A line is ``label [qid:q] index:value ...`` (a ``#`` starts a comment), indices
-    strictly increasing and, with ``n_features``, at most ``n_features``.
+    strictly increasing, at most ``2**31 - 1``, not 0 in a one-based file
+    (``zero_based=False``) and, with ``n_features``, below the width: index j is column
+    j - 1 of a one-based file and column j of a zero-based one. With ``zero_based='auto'``
+    the base is known only at the end of the file (zero-based if any index is 0), so an
+    index beyond ``n_features`` is reported after every line has been read.
     """
     def float_ok(text):
         try:
@@ -481,6 +511,16 @@ def _svmlight_problem(path, n_features):
         except ValueError:
             return False
 
+    def beyond(index, base_zero, number, shown):
+        if n_features is None or index < n_features + (0 if base_zero else 1):
+            return None
+        if base_zero:
+            return (f"line {number}: index {index} >= n_features={n_features} (a zero-based "
+                    f"file: columns 0 to {n_features - 1}): {shown!r}")
+        return f"line {number}: index {index} > n_features={n_features}: {shown!r}"
+
+    beyond_if_one_based = beyond_if_zero_based = None
+    seen_zero = False
     try:
         with _open_text(path) as lines:
             for number, line in enumerate(lines, start=1):
@@ -499,16 +539,30 @@ def _svmlight_problem(path, n_features):
                         return (f"line {number}: {token!r} is not 'index:value' "
                                 f"(expected 'label index:value ...'): {shown!r}")
                     index = int(pair.group(1))
+                    if index > _MAX_INDEX:
+                        return (f"line {number}: index {index} is larger than {_MAX_INDEX}, "
+                                f"the largest index the reader takes: {shown!r}")
+                    if index == 0 and zero_based is False:
+                        return (f"line {number}: index 0 in a one-based file (LIBSVM's format "
+                                f"numbers the features from 1); pass zero_based=True if the "
+                                f"whole file is zero-based: {shown!r}")
                     if index <= previous:
                         return (f"line {number}: index {index} after {previous}: indices "
                                 f"must be strictly increasing: {shown!r}")
-                    if n_features is not None and index > n_features:
-                        return (f"line {number}: index {index} > n_features={n_features}: "
-                                f"{shown!r}")
+                    seen_zero |= index == 0
+                    if zero_based == "auto":
+                        beyond_if_one_based = beyond_if_one_based or beyond(
+                            index, False, number, shown)
+                        beyond_if_zero_based = beyond_if_zero_based or beyond(
+                            index, True, number, shown)
+                    else:
+                        problem = beyond(index, zero_based, number, shown)
+                        if problem is not None:
+                            return problem
                     previous = index
     except (OSError, EOFError, ValueError) as error:  # a truncated or corrupt archive
         return f"cannot be read ({error})"
-    return None
+    return beyond_if_zero_based if seen_zero else beyond_if_one_based
 
 
 def shared_data_dir():
@@ -729,7 +783,8 @@ def fetch_libsvm(name, split="train", *, data_home=None, download_if_missing=Tru
     offline : {'raise', 'sample'}, default='raise'
         When the download fails: raise a ``ConnectionError`` that says what to do, or
         (``'sample'``) return the small sample shipped in the repository's ``data/``
-        where there is one (a9a: 2 000 training and 1 000 test rows), with a warning.
+        where there is one (a9a only: 2 000 training and 1 000 test rows), with a
+        warning; for any other set the ``ConnectionError`` says that it has no sample.
     timeout : float, default=60
         Seconds to wait for the server.
 
@@ -782,7 +837,13 @@ def fetch_libsvm(name, split="train", *, data_home=None, download_if_missing=Tru
                                   UserWarning, stacklevel=2)
                     X, y = load_svmlight(sample_path, n_features=n_features)
                     return X, _binary_labels(y)
-            raise _offline_error(f"{name!r} ({split})", url, error, path) from error
+            failure = _offline_error(f"{name!r} ({split})", url, error, path)
+            if offline == "sample" and sample is None:
+                shipped = ", ".join(f"{n!r} ({s})" for n, s in sorted(_SAMPLES))
+                failure = ConnectionError(
+                    f"{failure} offline='sample' cannot help: no sample of {name!r} "
+                    f"({split}) is shipped in data/; there are samples of {shipped} only.")
+            raise failure from error
     X, y = load_svmlight(path, n_features=n_features)
     return X, (_binary_labels(y) if folder == "binary" else y)
 

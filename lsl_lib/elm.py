@@ -22,7 +22,11 @@ and Zhang (2012), :math:`\min_\beta \tfrac12\|\beta\|^2 + \tfrac C2 \|H\beta - T
     \beta = H^\top \Big(H H^\top + \frac IC\Big)^{-1} T \quad (N < L, N \times N),
 
 the same vector (push-through identity), each solved by Cholesky
-(``scipy.linalg.solve(assume_a='pos')``), never by an explicit inverse.
+(``scipy.linalg.solve(assume_a='pos')``), never by an explicit inverse. When C is so large
+that the regularised system is singular to machine precision (1/C below the rounding of
+:math:`H^\top H`, on an H of deficient rank), both forms give way to the SVD of H
+(:func:`output_weights_svd`), which tends to the minimum-norm least-squares solution
+:math:`H^+ T` as C grows, as scikit-learn's ``Ridge`` falls back from Cholesky to its SVD.
 
 The hidden nodes (the table of Huang et al. 2012), with :math:`G(a, b, x) = g(a^\top x + b)`
 for additive nodes and a distance to a centre a for RBF nodes:
@@ -56,6 +60,7 @@ networks with random hidden nodes. IEEE Transactions on Neural Networks 17(4), 2
 Huang, Zhou, Ding, Zhang. Extreme learning machine for regression and multiclass
 classification. IEEE Transactions on Systems, Man, and Cybernetics B 42(2), 2012.
 """
+import warnings
 from numbers import Integral, Real
 
 import numpy as np
@@ -69,7 +74,8 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from lsl_lib._core.random import check_random_state
 from lsl_lib._core.scores import labels_from_scores
-from lsl_lib._core.validation import ITERATIVE_CONSTRAINTS, check_n_classes, check_sample_weight
+from lsl_lib._core.validation import (ITERATIVE_CONSTRAINTS, check_n_classes,
+                                     check_sample_weight, memory_named)
 from lsl_lib.kernels import squared_row_norms
 
 
@@ -143,8 +149,16 @@ def draw_hidden_parameters(X, n_hidden, activation, weight_scale, rng):
         weights = np.ascontiguousarray(
             (centres.toarray() if sp.issparse(centres) else centres).T, dtype=np.float64)
         u = rng.uniform(0.0, 1.0, size=n_hidden)
-        biases = weight_scale ** 2 * u if activation == "gaussian" else u / weight_scale
-        return weights, biases
+        scale = np.float64(weight_scale)
+        with np.errstate(over="ignore", divide="ignore"):
+            factor = scale * scale if activation == "gaussian" else 1.0 / scale
+        if not np.isfinite(factor):
+            raise ValueError(
+                f"weight_scale={weight_scale!r} is out of range for activation="
+                f"{activation!r}: its impact factors b = "
+                f"{'s^2 u' if activation == 'gaussian' else 'u / s'} overflow float64; scale "
+                f"the inputs instead (weight_scale s computes the nodes on s x).")
+        return weights, factor * u
     weights = weight_scale * rng.uniform(-1.0, 1.0, size=(d, n_hidden))
     biases = rng.uniform(-1.0, 1.0, size=n_hidden)
     return weights, biases
@@ -169,6 +183,14 @@ def hidden_layer(X, weights, biases, activation="sigmoid"):
     -------
     H : ndarray of shape (N, L), float64
 
+    Raises
+    ------
+    ValueError
+        If H has a NaN or an infinite entry: a callable ``activation`` that returns one
+        (``np.log`` of a negative pre-activation, say) is refused by name; for the named
+        activations the pre-activations overflowed (a ``weight_scale`` or inputs far too
+        large). Either would make every output weight NaN.
+
     Notes
     -----
     X enters only through the product :math:`XA` and, for RBF nodes, its row norms
@@ -176,22 +198,36 @@ def hidden_layer(X, weights, biases, activation="sigmoid"):
     """
     weights = np.asarray(weights, dtype=np.float64)
     biases = np.asarray(biases, dtype=np.float64)
-    Z = np.asarray(X @ weights, dtype=np.float64)  # a new array: changed in place below
-    if is_rbf(activation):
-        # ||x - a||^2 = ||x||^2 - 2 x.a + ||a||^2, clipped at 0 against cancellation
-        Z *= -2.0
-        Z += squared_row_norms(X)[:, None]
-        Z += np.einsum("ij,ij->j", weights, weights)
-        np.maximum(Z, 0.0, out=Z)
-        return RBF_ACTIVATIONS[activation](Z, biases)
-    Z += biases
-    if callable(activation):
-        H = np.asarray(activation(Z), dtype=np.float64)
-        if H.shape != Z.shape:
-            raise ValueError(f"The activation callable must return an array of the shape of its "
-                             f"input, {Z.shape}, got {H.shape}.")
-        return H
-    return ADDITIVE_ACTIVATIONS[activation](Z)
+    with np.errstate(over="ignore", invalid="ignore"):  # overflow is checked below
+        Z = np.asarray(X @ weights, dtype=np.float64)  # a new array: changed in place below
+        if is_rbf(activation):
+            # ||x - a||^2 = ||x||^2 - 2 x.a + ||a||^2, clipped at 0 against cancellation
+            Z *= -2.0
+            Z += squared_row_norms(X)[:, None]
+            Z += np.einsum("ij,ij->j", weights, weights)
+            np.maximum(Z, 0.0, out=Z)
+            H = RBF_ACTIVATIONS[activation](Z, biases)
+        else:
+            Z += biases
+            if callable(activation):
+                H = np.asarray(activation(Z), dtype=np.float64)
+                if H.shape != Z.shape:
+                    raise ValueError(f"The activation callable must return an array of the "
+                                     f"shape of its input, {Z.shape}, got {H.shape}.")
+            else:
+                H = ADDITIVE_ACTIVATIONS[activation](Z)
+    if not np.all(np.isfinite(H)):
+        bad = int(H.size - np.count_nonzero(np.isfinite(H)))
+        if callable(activation):
+            raise ValueError(
+                f"The activation callable returned NaN or inf in {bad} of {H.size} entries "
+                f"of the hidden layer: activation must map every pre-activation a.x + b to "
+                f"a finite number.")
+        raise ValueError(
+            f"The hidden layer has NaN or inf in {bad} of {H.size} entries: the "
+            f"pre-activations of activation={activation!r} overflow float64; lower "
+            f"weight_scale, or scale the inputs (to [-1, 1], or with a StandardScaler).")
+    return H
 
 
 def output_weights(H, T, C, solver="auto"):
@@ -205,6 +241,11 @@ def output_weights(H, T, C, solver="auto"):
     Both minimise :math:`\tfrac12\|\beta\|^2 + \tfrac C2\|H\beta - T\|^2`; the system is
     :math:`L \times L` in the primal form and :math:`N \times N` in the dual one, each
     positive definite and solved by Cholesky (``scipy.linalg.solve(assume_a='pos')``).
+    When that system is singular to machine precision (Cholesky fails, or scipy finds its
+    reciprocal condition number below the machine epsilon: a C so large that 1/C is lost
+    in the rounding of :math:`H^\top H`, on an H of deficient rank), :math:`\beta` comes
+    from the SVD of H instead (:func:`output_weights_svd`), the minimum-norm least-squares
+    solution in the limit of large C.
 
     Parameters
     ----------
@@ -218,18 +259,66 @@ def output_weights(H, T, C, solver="auto"):
     -------
     beta : ndarray of shape (L,) or (L, m)
     """
+    return _output_weights(H, T, C, solver)[0]
+
+
+def _output_weights(H, T, C, solver):
+    """:func:`output_weights` and the form that computed it: 'primal', 'dual' or 'svd'."""
     n, n_hidden = H.shape
     if solver == "auto":
         solver = "primal" if n >= n_hidden else "dual"
-    if solver == "primal":
-        A = H.T @ H
-        A.flat[::n_hidden + 1] += 1.0 / C
-        return scipy.linalg.solve(A, H.T @ T, assume_a="pos", overwrite_a=True,
-                                  overwrite_b=True, check_finite=False)
-    A = H @ H.T
-    A.flat[::n + 1] += 1.0 / C
-    return H.T @ scipy.linalg.solve(A, T, assume_a="pos", overwrite_a=True,
-                                    check_finite=False)
+    try:
+        with warnings.catch_warnings():
+            # scipy warns when rcond < eps: the Cholesky answer is then not to be trusted
+            warnings.simplefilter("error", scipy.linalg.LinAlgWarning)
+            if solver == "primal":
+                A = H.T @ H
+                A.flat[::n_hidden + 1] += 1.0 / C
+                return scipy.linalg.solve(A, H.T @ T, assume_a="pos", overwrite_a=True,
+                                          overwrite_b=True, check_finite=False), solver
+            A = H @ H.T
+            A.flat[::n + 1] += 1.0 / C
+            return H.T @ scipy.linalg.solve(A, T, assume_a="pos", overwrite_a=True,
+                                            check_finite=False), solver
+    except (np.linalg.LinAlgError, scipy.linalg.LinAlgWarning):
+        return output_weights_svd(H, T, C), "svd"
+
+
+def output_weights_svd(H, T, C):
+    r"""The output weights :math:`\beta` from the SVD :math:`H = U \Sigma V^\top`.
+
+    .. math::
+
+        \beta = V \operatorname{diag}\Big(\frac{\sigma_i}{\sigma_i^2 + 1/C}\Big) U^\top T
+        \;\xrightarrow[C \to \infty]{}\; H^+ T,
+
+    over the singular values above the numerical rank's cut, :math:`\sigma_i >
+    \max(N, L)\,\varepsilon\,\sigma_1` (``numpy.linalg.pinv``'s): those below are rounding
+    noise of zero singular values, whose exact ridge factor is 0. It is the same
+    :math:`\beta` as :func:`output_weights` wherever the Cholesky forms are accurate, and
+    stays accurate where they are not: C large on an H of deficient rank (repeated rows,
+    more nodes than distinct inputs), where it gives the minimum-norm least-squares
+    solution :math:`H^+T` up to a relative :math:`1/(C\sigma_i^2)` per direction.
+    Costs :math:`O(NL\min(N, L))`, a few times the Cholesky forms.
+
+    Parameters
+    ----------
+    H : ndarray of shape (N, L)
+    T : ndarray of shape (N,) or (N, m)
+    C : float > 0
+
+    Returns
+    -------
+    beta : ndarray of shape (L,) or (L, m)
+    """
+    U, sigma, Vt = scipy.linalg.svd(H, full_matrices=False, check_finite=False)
+    factor = np.zeros_like(sigma)
+    if sigma.size:
+        kept = sigma > max(H.shape) * np.finfo(np.float64).eps * sigma[0]
+        factor[kept] = sigma[kept] / (sigma[kept] ** 2 + 1.0 / C)
+    coordinates = U.T @ T
+    coordinates *= factor if coordinates.ndim == 1 else factor[:, None]
+    return Vt.T @ coordinates
 
 
 class _BaseELM(BaseEstimator):
@@ -255,19 +344,22 @@ class _BaseELM(BaseEstimator):
 
     def _fit_targets(self, X, T, sample_weight):
         """Draw the hidden layer, compute H on X, solve for β with targets T."""
-        rng = check_random_state(self.random_state)
-        self.input_weights_, self.biases_ = draw_hidden_parameters(
-            X, self.n_hidden, self.activation, self.weight_scale, rng)
-        H = hidden_layer(X, self.input_weights_, self.biases_, self.activation)
         if sample_weight is not None:
-            # weighted least squares: rows of H and T scaled by sqrt(s_i)
-            root = np.sqrt(check_sample_weight(sample_weight, X))[:, None]
-            H *= root
-            T = T * (root if T.ndim == 2 else root[:, 0])
-        self.solver_ = self.solver
-        if self.solver_ == "auto":
-            self.solver_ = "primal" if H.shape[0] >= H.shape[1] else "dual"
-        self.coef_ = output_weights(H, T, self.C, self.solver_)
+            sample_weight = check_sample_weight(sample_weight, X)
+        rng = check_random_state(self.random_state)
+        with memory_named("n_hidden", self.n_hidden):  # H is N x L, the system min(N, L)^2
+            self.input_weights_, self.biases_ = draw_hidden_parameters(
+                X, self.n_hidden, self.activation, self.weight_scale, rng)
+            H = hidden_layer(X, self.input_weights_, self.biases_, self.activation)
+            if sample_weight is not None:
+                # weighted least squares: rows of H and T scaled by sqrt(s_i)
+                root = np.sqrt(sample_weight)[:, None]
+                H *= root
+                T = T * (root if T.ndim == 2 else root[:, 0])
+            solver = self.solver
+            if solver == "auto":
+                solver = "primal" if H.shape[0] >= H.shape[1] else "dual"
+            self.coef_, self.solver_ = _output_weights(H, T, self.C, solver)
         return self
 
     def hidden_activations(self, X):
@@ -307,7 +399,8 @@ _PARAMETERS_DOC = r"""
         nodes out of saturation.
     solver : {'auto', 'primal', 'dual'}, default='auto'
         Which closed form computes β (:func:`output_weights`): 'auto' solves the smaller
-        system, 'primal' when N >= L, 'dual' when N < L. Both give the same β.
+        system, 'primal' when N >= L, 'dual' when N < L. Both give the same β. Either gives
+        way to the SVD of H when its system is singular to machine precision.
     random_state : None, int or numpy.random.Generator, default=None
         Seeds the hidden parameters."""
 
@@ -316,8 +409,10 @@ _ATTRIBUTES_DOC = r"""
         :math:`a_j` in column j (input weights, or RBF centres).
     biases_ : ndarray of shape (n_hidden,)
         :math:`b_j` (biases, or RBF impact factors).
-    solver_ : {'primal', 'dual'}
-        The closed form that was used.
+    solver_ : {'primal', 'dual', 'svd'}
+        The closed form that was used; 'svd' when the regularised system was singular to
+        machine precision (a huge C on an H of deficient rank: :func:`output_weights_svd`,
+        the minimum-norm least-squares solution in the limit).
     n_features_in_ : int"""
 
 
@@ -420,6 +515,17 @@ class ExtremeLearningMachineClassifier(ClassifierMixin, _BaseELM):
     See Also
     --------
     ExtremeLearningMachineRegressor : the regressor fitted to the codes.
+    sklearn.calibration.CalibratedClassifierCV : probabilities from ``decision_function``.
+
+    Notes
+    -----
+    No ``predict_proba``, by design. The outputs :math:`h(x)^\top\beta_k` are least-squares
+    fits of the ±1 codes: they leave [-1, 1], and nothing ties their scale to a likelihood
+    (C, L and the activation all move it). A softmax or a clipping of them would be a number
+    in [0, 1], not a probability model; scikit-learn's ``RidgeClassifier``, the same least
+    squares on ±1 codes, makes the same choice. For probabilities, calibrate the scores on
+    held-out data: ``CalibratedClassifierCV(ExtremeLearningMachineClassifier(...))`` fits
+    Platt's sigmoid (or an isotonic map) to ``decision_function`` by cross-validation.
 
     References
     ----------

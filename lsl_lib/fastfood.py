@@ -41,6 +41,7 @@ IEEE Transactions on Computers C-25(11), 1976.
 import math
 
 import numpy as np
+import scipy.sparse as sp
 from sklearn.base import (BaseEstimator, ClassNamePrefixFeaturesOutMixin, TransformerMixin,
                           _fit_context)
 from sklearn.utils.validation import check_is_fitted, validate_data
@@ -48,7 +49,8 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from lsl_lib._core.backend import jit, resolve_backend
 from lsl_lib._core.random import check_random_state
 from lsl_lib._core.validation import (FEATURE_MAP_CONSTRAINTS, ITERATIVE_CONSTRAINTS,
-                                     block_sizes, check_block_features, n_frequencies)
+                                     check_block_features, feature_map_dtype, memory_named,
+                                     n_frequencies)
 from lsl_lib.kernels import _KERNEL_CONSTRAINTS, BLOCK_ELEMENTS, check_kernel_params
 
 DTYPES = (np.float64, np.float32)
@@ -377,8 +379,10 @@ class Fastfood(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator)
     variant : {'sincos', 'cos'}, default='sincos'
         ``'sincos'``: :math:`z(x) = \sqrt{1/m}\,[\cos(Vx), \sin(Vx)]`, m = D/2 (D even);
         ``'cos'``: :math:`z(x) = \sqrt{2/D}\cos(Vx + b)`, m = D, :math:`b \sim U[0, 2\pi)`.
-    dtype : {np.float64, np.float32}, default=np.float64
-        The dtype of the output; the projections are computed in it.
+    dtype : {np.float64, np.float32} or None, default=None
+        The dtype of the output; the projections are computed in it. None: X's, float32
+        kept as float32 and anything else float64 (as scikit-learn's ``RBFSampler``):
+        float32 out when ``fit`` and ``transform`` both get float32.
     backend : {'auto', 'numba', 'numpy'}, default='auto'
         Compiled loop (:func:`fastfood_numba`) or numpy reference
         (:func:`fastfood_project_numpy`); the same numbers either way.
@@ -394,6 +398,8 @@ class Fastfood(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator)
         d', the next power of two :math:`\ge d`.
     n_frequencies_ : int
         m.
+    dtype_ : numpy.dtype
+        ``dtype``, or the fit's X's (float32 or float64).
     B_ : ndarray of shape (n_blocks, d'), float64
         Diagonals of B (+-1), one row per block; n_blocks = :math:`\lceil m/d' \rceil`.
     P_ : ndarray of shape (n_blocks, d'), int64
@@ -418,7 +424,8 @@ class Fastfood(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator)
     ``transform`` costs :math:`O(D \log d')` per example (a cut last block costs a whole
     one); the numpy path works on
     chunks of rows so that its temporary arrays stay below ``BLOCK_ELEMENTS``
-    entries, the compiled path on one row at a time.
+    entries, the compiled path on one row at a time. A CSR matrix X is accepted (LIBSVM
+    sets such as a9a come as one): each chunk of rows is made dense, then padded.
     Fastfood needs d >= 2 (with d = 1 there is nothing to mix: use random Fourier
     features).
 
@@ -453,7 +460,7 @@ class Fastfood(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator)
         "backend": ITERATIVE_CONSTRAINTS["backend"],
     }
 
-    def __init__(self, n_components=None, gamma=None, variant="sincos", dtype=np.float64,
+    def __init__(self, n_components=None, gamma=None, variant="sincos", dtype=None,
                  backend="auto", random_state=None):
         self.n_components = n_components
         self.gamma = gamma
@@ -465,7 +472,7 @@ class Fastfood(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator)
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None):
         """Draw B, Π, G and S for the d features of X (X itself is not used further)."""
-        X = validate_data(self, X, dtype=DTYPES)
+        X = validate_data(self, X, accept_sparse="csr", dtype=DTYPES)
         d = X.shape[1]
         check_block_features(d, "Fastfood")
         d_padded = next_power_of_two(d)
@@ -473,44 +480,56 @@ class Fastfood(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator)
         self.gamma_ = check_kernel_params("gaussian", self.gamma, n_features=d)[1]
         self.n_padded_ = d_padded
         self.n_frequencies_ = m
+        self.dtype_ = feature_map_dtype(self.dtype, X.dtype)
         rng = check_random_state(self.random_state)
-        shape = (len(block_sizes(m, d_padded)), d_padded)
-        self.B_ = rng.choice([-1.0, 1.0], size=shape)
-        self.P_ = rng.permuted(np.broadcast_to(np.arange(d_padded), shape), axis=1)
-        self.G_ = rng.standard_normal(shape)
-        lengths = np.sqrt(rng.chisquare(d_padded, size=shape))
-        self.S_ = lengths / np.linalg.norm(self.G_, axis=1, keepdims=True)
-        if self.variant == "cos":
-            self.offsets_ = rng.uniform(0.0, 2 * np.pi, size=m)
+        shape = (-(-m // d_padded), d_padded)  # ceil(m / d') blocks, the last one cut
+        with memory_named("n_components", self.n_components):
+            self.B_ = rng.choice([-1.0, 1.0], size=shape)
+            self.P_ = rng.permuted(np.broadcast_to(np.arange(d_padded), shape), axis=1)
+            self.G_ = rng.standard_normal(shape)
+            lengths = np.sqrt(rng.chisquare(d_padded, size=shape))
+            self.S_ = lengths / np.linalg.norm(self.G_, axis=1, keepdims=True)
+            if self.variant == "cos":
+                self.offsets_ = rng.uniform(0.0, 2 * np.pi, size=m)
         return self
 
     def transform(self, X):
         """The features :math:`z(x)` of the rows of X, shape (n, n_components)."""
         check_is_fitted(self)
-        X = validate_data(self, X, dtype=DTYPES, reset=False)
-        dtype = np.dtype(self.dtype)
-        X = np.ascontiguousarray(X, dtype=dtype)
+        X = validate_data(self, X, accept_sparse="csr", dtype=DTYPES, reset=False)
+        dtype = feature_map_dtype(self.dtype, np.result_type(self.dtype_, X.dtype))
+        sparse = sp.issparse(X)
+        if not sparse:
+            X = np.ascontiguousarray(X, dtype=dtype)
         sigma = 1.0 / np.sqrt(2.0 * self.gamma_)
         factors = (self.B_.astype(dtype), self.P_, self.G_.astype(dtype),
                    (self.S_ / (sigma * np.sqrt(self.n_padded_))).astype(dtype))
         m = self.n_frequencies_
         scale = np.sqrt(1.0 / m) if self.variant == "sincos" else np.sqrt(2.0 / m)
         offsets = (self.offsets_ if self.variant == "cos" else np.empty(0)).astype(dtype)
-        Z = np.empty((X.shape[0], 2 * m if self.variant == "sincos" else m), dtype=dtype)
-        if resolve_backend(self.backend) == "numba":
+        with memory_named("n_components", self.n_components):
+            Z = np.empty((X.shape[0], 2 * m if self.variant == "sincos" else m), dtype=dtype)
+        compiled = resolve_backend(self.backend) == "numba"
+        if compiled and not sparse:
             fastfood_numba(X, *factors, offsets, scale, Z)
             return Z
         rows = max(1, BLOCK_ELEMENTS // (2 * self.n_padded_))
         for start in range(0, X.shape[0], rows):
-            chunk = Z[start:start + rows]
-            projection = fastfood_project_numpy(X[start:start + rows], *factors, chunk[:, :m])
+            chunk, X_rows = Z[start:start + rows], X[start:start + rows]
+            if sparse:  # a dense copy of these rows only
+                X_rows = np.ascontiguousarray(X_rows.toarray(), dtype=dtype)
+            if compiled:
+                fastfood_numba(X_rows, *factors, offsets, scale, chunk)
+                continue
+            projection = fastfood_project_numpy(X_rows, *factors, chunk[:, :m])
             if self.variant == "sincos":
                 np.sin(projection, out=chunk[:, m:])
                 np.cos(projection, out=projection)
             else:
                 projection += offsets
                 np.cos(projection, out=projection)
-        Z *= scale
+        if not compiled:
+            Z *= scale
         return Z
 
     @property
@@ -520,5 +539,7 @@ class Fastfood(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator)
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
-        tags.transformer_tags.preserves_dtype = [np.dtype(self.dtype).name]
+        tags.transformer_tags.preserves_dtype = (
+            ["float64", "float32"] if self.dtype is None else [np.dtype(self.dtype).name])
+        tags.input_tags.sparse = True
         return tags

@@ -86,11 +86,13 @@ import scipy.sparse as sp
 from sklearn.base import (BaseEstimator, ClassNamePrefixFeaturesOutMixin, TransformerMixin,
                           _fit_context)
 from sklearn.utils._param_validation import Interval
+from sklearn.utils._set_output import _get_output_config
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from lsl_lib._core.backend import jit, resolve_backend
 from lsl_lib._core.random import SPLITMIX_GOLDEN, check_random_state, splitmix64
-from lsl_lib._core.validation import FEATURE_MAP_CONSTRAINTS, ITERATIVE_CONSTRAINTS
+from lsl_lib._core.validation import (FEATURE_MAP_CONSTRAINTS, ITERATIVE_CONSTRAINTS,
+                                     feature_map_dtype, memory_named)
 from lsl_lib.kernels import _KERNEL_CONSTRAINTS, check_kernel_params
 
 #: Elements of the largest temporary array a block of the numpy reference builds.
@@ -302,8 +304,16 @@ class RandomBinningFeatures(ClassNamePrefixFeaturesOutMixin, TransformerMixin, B
         vocabulary learnt by ``fit``; the width is known after ``fit``). An int D: a fixed
         width without vocabulary, grid p owning its own D // P columns (the first D mod P
         grids one more) into which its cell ids are hashed (see Notes).
-    dtype : {numpy.float64, numpy.float32}, default=numpy.float64
-        Type of the output's values.
+    dtype : {numpy.float64, numpy.float32} or None, default=None
+        Type of the output's values; None: X's, float32 kept as float32 and anything else
+        float64 (as scikit-learn's ``RBFSampler``): float32 out when ``fit`` and
+        ``transform`` both get float32. The cells are computed in float64 either way.
+    sparse_output : bool, default=True
+        Return a CSR matrix (P non-zeros per row); ``False`` returns a dense ndarray of
+        n_samples x ``n_components_`` floats, mostly zeros, which ``set_output(transform=
+        'pandas')`` needs (a sparse output with pandas output is refused, as scikit-learn's
+        ``OneHotEncoder`` refuses it). Mind the width: with ``n_components=None`` it is the
+        number of occupied cells of all grids, easily thousands of columns.
     backend : {'auto', 'numba', 'numpy'}, default='auto'
         Path of :func:`bin_indices`, the loop over rows, grids and features.
     random_state : None, int or numpy.random.Generator, default=None
@@ -322,6 +332,8 @@ class RandomBinningFeatures(ClassNamePrefixFeaturesOutMixin, TransformerMixin, B
         The first column of each grid (and the width at the end).
     n_components_ : int
         The output width.
+    dtype_ : numpy.dtype
+        ``dtype``, or the fit's X's (float32 or float64).
     n_features_in_ : int
 
     See Also
@@ -394,16 +406,18 @@ class RandomBinningFeatures(ClassNamePrefixFeaturesOutMixin, TransformerMixin, B
         "gamma": _KERNEL_CONSTRAINTS["gamma"],
         "n_components": [*FEATURE_MAP_CONSTRAINTS["n_components"], None],
         "dtype": FEATURE_MAP_CONSTRAINTS["dtype"],
+        "sparse_output": ["boolean"],
         "backend": ITERATIVE_CONSTRAINTS["backend"],
         "random_state": FEATURE_MAP_CONSTRAINTS["random_state"],
     }
 
-    def __init__(self, n_grids=100, gamma=None, n_components=None, dtype=np.float64,
-                 backend="auto", random_state=None):
+    def __init__(self, n_grids=100, gamma=None, n_components=None, dtype=None,
+                 sparse_output=True, backend="auto", random_state=None):
         self.n_grids = n_grids
         self.gamma = gamma
         self.n_components = n_components
         self.dtype = dtype
+        self.sparse_output = sparse_output
         self.backend = backend
         self.random_state = random_state
 
@@ -416,9 +430,21 @@ class RandomBinningFeatures(ClassNamePrefixFeaturesOutMixin, TransformerMixin, B
         return validate_data(self, X, accept_sparse="csr", dtype=[np.float64, np.float32],
                              reset=reset)
 
+    def _check_output_config(self):
+        """Refuse a sparse output where set_output asks for a DataFrame (before any work)."""
+        container = _get_output_config("transform", estimator=self)["dense"]
+        if container != "default" and self.sparse_output:
+            lib = container.capitalize()
+            raise ValueError(
+                f"{lib} output does not support sparse data. RandomBinningFeatures returns "
+                f"a CSR matrix unless sparse_output=False (a dense array of n_samples x "
+                f"n_components_ floats); or disable {lib} output via "
+                f"set_output(transform='default').")
+
     def _fit(self, X):
         """Draw the grids (and learn the vocabulary); return the training cell ids."""
         X = self._validate(X, reset=True)
+        self.dtype_ = feature_map_dtype(self.dtype, X.dtype)
         if self.n_components is not None and self.n_components < self.n_grids:
             raise ValueError(
                 f"n_components must be >= n_grids when hashing to a fixed width (each grid "
@@ -428,8 +454,10 @@ class RandomBinningFeatures(ClassNamePrefixFeaturesOutMixin, TransformerMixin, B
         _, self.gamma_, _, _ = check_kernel_params("laplacian", self.gamma,
                                                    n_features=X.shape[1])
         rng = check_random_state(self.random_state)
-        self.pitches_, self.shifts_ = draw_grids(X.shape[1], self.n_grids, self.gamma_, rng)
-        ids = bin_indices(X, self.pitches_, self.shifts_, backend=self.backend)
+        with memory_named("n_grids", self.n_grids):  # P x d grids, n x P cells
+            self.pitches_, self.shifts_ = draw_grids(X.shape[1], self.n_grids, self.gamma_,
+                                                     rng)
+            ids = bin_indices(X, self.pitches_, self.shifts_, backend=self.backend)
         if self.n_components is None:
             vocabularies = [np.unique(ids[:, p]) for p in range(self.n_grids)]
             self.vocabulary_ = np.concatenate(vocabularies)
@@ -449,17 +477,22 @@ class RandomBinningFeatures(ClassNamePrefixFeaturesOutMixin, TransformerMixin, B
     @_fit_context(prefer_skip_nested_validation=True)
     def fit_transform(self, X, y=None):
         """``fit(X).transform(X)``, computing the cell ids of X once."""
-        return self._features(self._fit(X))
+        self._check_output_config()
+        return self._features(self._fit(X), self.dtype_)
 
     def transform(self, X):
-        """The random binning features of X: CSR of shape (n_samples, n_components_)."""
+        """The random binning features of X, shape (n_samples, n_components_): CSR, or a
+        dense array with ``sparse_output=False``."""
         check_is_fitted(self)
+        self._check_output_config()
         X = self._validate(X, reset=False)
+        dtype = feature_map_dtype(self.dtype, np.result_type(self.dtype_, X.dtype))
         return self._features(bin_indices(X, self.pitches_, self.shifts_,
-                                          backend=self.backend))
+                                          backend=self.backend), dtype)
 
-    def _features(self, ids):
-        """The CSR matrix of one-hot cells from the cell ids, shape (n, P)."""
+    def _features(self, ids, dtype):
+        """The one-hot cells from the cell ids (shape (n, P)): CSR of values ``dtype``, or
+        its dense array with ``sparse_output=False``."""
         n, P = ids.shape
         offsets = self.grid_offsets_
         if self.n_components is None:
@@ -477,12 +510,14 @@ class RandomBinningFeatures(ClassNamePrefixFeaturesOutMixin, TransformerMixin, B
             columns = ((ids.view(np.uint64) % widths).astype(np.int64) + offsets[:-1]).ravel()
             indptr = np.arange(0, n * P + 1, P)
         index_dtype = np.int32 if max(len(columns), self.n_components_) < 2 ** 31 else np.int64
-        data = np.full(len(columns), 1.0 / np.sqrt(P), dtype=self.dtype)
-        return sp.csr_matrix((data, columns.astype(index_dtype), indptr.astype(index_dtype)),
-                             shape=(n, self.n_components_))
+        data = np.full(len(columns), 1.0 / np.sqrt(P), dtype=dtype)
+        Z = sp.csr_matrix((data, columns.astype(index_dtype), indptr.astype(index_dtype)),
+                          shape=(n, self.n_components_))
+        return Z if self.sparse_output else Z.toarray()
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
-        tags.transformer_tags.preserves_dtype = [np.dtype(self.dtype).name]
+        tags.transformer_tags.preserves_dtype = (
+            ["float64", "float32"] if self.dtype is None else [np.dtype(self.dtype).name])
         tags.input_tags.sparse = True
         return tags

@@ -59,7 +59,8 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from lsl_lib._core.random import check_random_state
 from lsl_lib._core.validation import (FEATURE_MAP_CONSTRAINTS, FEATURE_VARIANTS, block_sizes,
-                                     check_block_features, n_frequencies)
+                                     check_block_features, feature_map_dtype, memory_named,
+                                     n_frequencies)
 from lsl_lib.fastfood import fwht, next_power_of_two
 from lsl_lib.kernels import _KERNEL_CONSTRAINTS, check_kernel_params, kernel_matrix
 
@@ -149,17 +150,12 @@ def sorf_projections(X, signs, scale):
 class _FourierFeatures(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
     """What RFF, ORF and SORF share: the trig map of the projections, the feature names
     (``get_feature_names_out``: the class name and the column, as scikit-learn's
-    ``RBFSampler``), the tags."""
+    ``RBFSampler``), the tags. X may be CSR: only :math:`XW` reads it (SORF densifies it)."""
 
     @property
     def _n_features_out(self):
         """D, the output width (read by ``get_feature_names_out``)."""
         return 2 * self.n_frequencies_ if self.variant == "sincos" else self.n_frequencies_
-
-    def _sparse_input(self):
-        """'csr' when X enters only through the product :math:`XW` (a sparse X is then
-        fine), else False."""
-        return "csr"
 
     def _project(self, X, out):
         """Write the projections :math:`XW` into ``out`` (shape (n, m)) and return the
@@ -170,18 +166,22 @@ class _FourierFeatures(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEs
         return np.matmul(X, self.frequencies_, out=out)
 
     def transform(self, X):
-        """The random features of X, shape (n_samples, n_components), of type ``dtype``."""
+        """The random features of X, shape (n_samples, n_components), of type ``dtype``
+        (``dtype=None``: float32 when X and the fit's X are float32, else float64)."""
         check_is_fitted(self)
-        X = validate_data(self, X, accept_sparse=self._sparse_input(), dtype=self.dtype,
+        X = validate_data(self, X, accept_sparse="csr", dtype=[np.float64, np.float32],
                           reset=False)
+        dtype = feature_map_dtype(self.dtype, np.result_type(self.dtype_, X.dtype))
+        X = X.astype(dtype, copy=False)
         n, m = X.shape[0], self.n_frequencies_
+        with memory_named("n_components", self.n_components):
+            Z = np.empty((n, m if self.variant == "cos" else 2 * m), dtype=dtype)
         if self.variant == "cos":
-            Z = self._project(X, np.empty((n, m), dtype=self.dtype))
+            Z = self._project(X, Z)
             Z += self.offsets_
             np.cos(Z, out=Z)
             Z *= np.sqrt(2.0 / m)
             return Z
-        Z = np.empty((n, 2 * m), dtype=self.dtype)
         P = self._project(X, Z[:, m:])
         np.cos(P, out=Z[:, :m])
         np.sin(P, out=Z[:, m:])
@@ -191,12 +191,13 @@ class _FourierFeatures(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEs
     def _draw_offsets(self, rng):
         if self.variant == "cos":
             self.offsets_ = rng.uniform(0.0, 2.0 * np.pi, size=self.n_frequencies_).astype(
-                self.dtype)
+                self.dtype_)
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
-        tags.transformer_tags.preserves_dtype = [np.dtype(self.dtype).name]
-        tags.input_tags.sparse = bool(self._sparse_input())
+        tags.transformer_tags.preserves_dtype = (
+            ["float64", "float32"] if self.dtype is None else [np.dtype(self.dtype).name])
+        tags.input_tags.sparse = True
         return tags
 
 
@@ -228,22 +229,26 @@ class RandomFourierFeatures(_FourierFeatures):
     variant : {'sincos', 'cos'}, default='sincos'
         Cos and sin of the same frequencies (the lower variance at equal D), or cos with a
         random phase (scikit-learn's ``RBFSampler``).
-    dtype : {numpy.float64, numpy.float32}, default=numpy.float64
-        Type of the output; X @ W and the trig functions are computed in it.
+    dtype : {numpy.float64, numpy.float32} or None, default=None
+        Type of the output; X @ W and the trig functions are computed in it. None: X's,
+        float32 kept as float32 and anything else float64 (as scikit-learn's
+        ``RBFSampler``): float32 out when ``fit`` and ``transform`` both get float32.
     random_state : None, int or numpy.random.Generator, default=None
         Seeds the frequencies and phases, drawn in float64 (the same numbers for both
         dtypes).
 
     Attributes
     ----------
-    frequencies_ : ndarray of shape (n_features, m), ``dtype``
+    frequencies_ : ndarray of shape (n_features, m), ``dtype_``
         W, one frequency per column.
-    offsets_ : ndarray of shape (m,), ``dtype``
+    offsets_ : ndarray of shape (m,), ``dtype_``
         The phases b ('cos' only).
     n_frequencies_ : int
         m.
     gamma_ : float
         The kernel width used.
+    dtype_ : numpy.dtype
+        The dtype of the fitted arrays: ``dtype``, or the fit's X's (float32 or float64).
     n_features_in_ : int
 
     See Also
@@ -291,7 +296,7 @@ class RandomFourierFeatures(_FourierFeatures):
                               "kernel": [StrOptions(set(RFF_KERNELS))]}
 
     def __init__(self, n_components=100, kernel="gaussian", gamma=None, variant="sincos",
-                 dtype=np.float64, random_state=None):
+                 dtype=None, random_state=None):
         self.n_components = n_components
         self.kernel = kernel
         self.gamma = gamma
@@ -302,16 +307,17 @@ class RandomFourierFeatures(_FourierFeatures):
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None):
         """Draw the frequencies (and phases); only X's width is used."""
-        X = validate_data(self, X, accept_sparse=self._sparse_input(),
-                          dtype=[np.float64, np.float32])
+        X = validate_data(self, X, accept_sparse="csr", dtype=[np.float64, np.float32])
         m = n_frequencies(self.n_components, self.variant)
         _, self.gamma_, _, _ = check_kernel_params(self.kernel, self.gamma,
                                                    n_features=X.shape[1])
         rng = check_random_state(self.random_state)
         self.n_frequencies_ = m
-        self.frequencies_ = draw_frequencies(self.kernel, self.gamma_, X.shape[1], m,
-                                             rng).astype(self.dtype)
-        self._draw_offsets(rng)
+        self.dtype_ = feature_map_dtype(self.dtype, X.dtype)
+        with memory_named("n_components", self.n_components):
+            self.frequencies_ = draw_frequencies(self.kernel, self.gamma_, X.shape[1], m,
+                                                 rng).astype(self.dtype_)
+            self._draw_offsets(rng)
         return self
 
 
@@ -347,8 +353,9 @@ class OrthogonalRandomFeatures(_FourierFeatures):
         applied by three fast Walsh-Hadamard transforms (O(d' log d') per block, memory O(D)).
     variant : {'sincos', 'cos'}, default='sincos'
         As in :class:`RandomFourierFeatures`.
-    dtype : {numpy.float64, numpy.float32}, default=numpy.float64
-        Type of the output and of the computation.
+    dtype : {numpy.float64, numpy.float32} or None, default=None
+        Type of the output and of the computation; None: X's, as in
+        :class:`RandomFourierFeatures`.
     random_state : None, int or numpy.random.Generator, default=None
         Seeds W (and the phases), drawn in float64.
 
@@ -356,19 +363,21 @@ class OrthogonalRandomFeatures(_FourierFeatures):
     ----------
     kernel : str
         ``'gaussian'`` (a class attribute: the only kernel approximated).
-    frequencies_ : ndarray of shape (n_features, m), ``dtype``
+    frequencies_ : ndarray of shape (n_features, m), ``dtype_``
         ORF's W, one frequency per column, block b in columns ``b*d`` to ``(b+1)*d``
         (ORF only).
-    signs_ : ndarray of shape (ceil(m / d'), 3, d'), ``dtype``
+    signs_ : ndarray of shape (ceil(m / d'), 3, d'), ``dtype_``
         SORF's :math:`D_1, D_2, D_3` of each block (SORF only); the last block's
         projections are computed whole and cut to m.
     n_padded_ : int
         d' (SORF only).
-    offsets_ : ndarray of shape (m,), ``dtype``
+    offsets_ : ndarray of shape (m,), ``dtype_``
         The phases ('cos' only).
     n_frequencies_ : int
         m.
     gamma_ : float
+    dtype_ : numpy.dtype
+        The dtype of the fitted arrays: ``dtype``, or the fit's X's (float32 or float64).
     n_features_in_ : int
 
     See Also
@@ -396,8 +405,9 @@ class OrthogonalRandomFeatures(_FourierFeatures):
     covariance between its rows (:func:`orf_variance` with ``n_components``). ORF is
     unbiased; SORF, whose rows all
     have the length :math:`\sqrt{d'}/\sigma`, has a bias that vanishes as d grows
-    (Yu et al., Theorem 3). ORF accepts a CSR matrix X (only :math:`XW` reads it); SORF,
-    which pads and transforms X itself, needs it dense.
+    (Yu et al., Theorem 3). Both accept a CSR matrix X: ORF reads it only through
+    :math:`XW`; SORF, which pads and transforms X itself, makes a dense copy of it, no
+    larger than the n x ceil(m/d') d' projections it computes anyway.
 
     References
     ----------
@@ -427,7 +437,7 @@ class OrthogonalRandomFeatures(_FourierFeatures):
                               "n_components": [*_FEATURE_CONSTRAINTS["n_components"], None]}
 
     def __init__(self, n_components=None, gamma=None, structured=False, variant="sincos",
-                 dtype=np.float64, random_state=None):
+                 dtype=None, random_state=None):
         self.n_components = n_components
         self.gamma = gamma
         self.structured = structured
@@ -438,8 +448,7 @@ class OrthogonalRandomFeatures(_FourierFeatures):
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None):
         """Draw the orthogonal blocks (and phases); only X's width is used."""
-        X = validate_data(self, X, accept_sparse=self._sparse_input(),
-                          dtype=[np.float64, np.float32])
+        X = validate_data(self, X, accept_sparse="csr", dtype=[np.float64, np.float32])
         d = X.shape[1]
         check_block_features(d, type(self).__name__)
         block = next_power_of_two(d) if self.structured else d
@@ -447,24 +456,27 @@ class OrthogonalRandomFeatures(_FourierFeatures):
         _, self.gamma_, _, _ = check_kernel_params("gaussian", self.gamma, n_features=d)
         rng = check_random_state(self.random_state)
         self.n_frequencies_ = m
+        self.dtype_ = feature_map_dtype(self.dtype, X.dtype)
         sigma = 1.0 / np.sqrt(2.0 * self.gamma_)
-        if self.structured:
-            self.n_padded_ = block
-            self.signs_ = np.where(rng.random((len(block_sizes(m, block)), 3, block)) < 0.5,
-                                   -1.0, 1.0).astype(self.dtype)
-        else:
-            self.frequencies_ = draw_orthogonal_frequencies(d, m, sigma, rng).astype(self.dtype)
-        self._draw_offsets(rng)
+        with memory_named("n_components", self.n_components):
+            if self.structured:
+                self.n_padded_ = block
+                n_blocks = -(-m // block)  # the last one cut
+                self.signs_ = np.where(rng.random((n_blocks, 3, block)) < 0.5, -1.0,
+                                       1.0).astype(self.dtype_)
+            else:
+                self.frequencies_ = draw_orthogonal_frequencies(d, m, sigma, rng).astype(
+                    self.dtype_)
+            self._draw_offsets(rng)
         return self
-
-    def _sparse_input(self):
-        return False if self.structured else "csr"  # SORF pads and transforms X densely
 
     def _project(self, X, out):
         if not self.structured:
             return super()._project(X, out)
         d_pad = self.n_padded_
         sigma = 1.0 / np.sqrt(2.0 * self.gamma_)
+        if sp.issparse(X):  # padded in a dense copy, no larger than the projections P
+            X = X.toarray()
         P = sorf_projections(X, self.signs_, 1.0 / (sigma * d_pad))
         if P.shape[1] == out.shape[1]:
             return P

@@ -314,8 +314,14 @@ def test_load_svmlight_feeds_liblinear(tmp_path):
     X_dense = np.where(rng.random((40, 6)) < 0.5, rng.standard_normal((40, 6)), 0.0)
     y = np.where(X_dense[:, 0] + X_dense[:, 1] > 0, 1, -1)
     path = tmp_path / "liblinear.svm"
-    sklearn.datasets.dump_svmlight_file(X_dense, y, str(path))
+    sklearn.datasets.dump_svmlight_file(X_dense, y, str(path), zero_based=False)  # LIBSVM's
     X, y_read = load_svmlight(path, n_features=6)
+    # scikit-learn writes zero-based files by default: said, and read when declared
+    sklearn.datasets.dump_svmlight_file(X_dense, y, str(tmp_path / "zero.svm"))
+    with pytest.raises(ValueError, match="pass zero_based=True"):
+        load_svmlight(tmp_path / "zero.svm", n_features=6)
+    X_zero, _ = load_svmlight(tmp_path / "zero.svm", n_features=6, zero_based=True)
+    assert (X_zero != X).nnz == 0
     assert X.indices.dtype == np.int32 and X.indptr.dtype == np.int32
     assert_allclose(X.toarray(), X_dense, rtol=1e-15)
     clf = LinearSVC(random_state=0).fit(X, y_read)
@@ -455,6 +461,66 @@ def test_load_svmlight_index_beyond_n_features_names_the_line(tmp_path):
         load_svmlight(path, n_features=4)
 
 
+def test_load_svmlight_index_zero_names_its_line(tmp_path):
+    # review D10: one stray index 0 in a one-based file used to shift every column
+    path = _write(tmp_path / "z.svm", "+1 1:0.5 3:1\n-1 0:1 4:0.25\n")
+    with pytest.raises(ValueError, match=r"z.svm: line 2: index 0 in a one-based file"):
+        load_svmlight(path)
+    with pytest.raises(ValueError, match=r"line 2: index 0 in a one-based file"):
+        load_svmlight(path, n_features=4)
+    # a file declared zero-based: index j is column j
+    X, _ = load_svmlight(path, zero_based=True)
+    assert_array_equal(X.toarray(), [[0, 0.5, 0, 1, 0], [1, 0, 0, 0, 0.25]])
+    # scikit-learn's rule, on request: the 0 makes the whole file zero-based
+    X_auto, _ = load_svmlight(path, zero_based="auto")
+    assert_array_equal(X_auto.toarray(), X.toarray())
+
+
+def test_load_svmlight_zero_based_widths(tmp_path):
+    path = _write(tmp_path / "w.svm", "1 0:1 3:2\n-1 4:1\n")
+    with pytest.raises(ValueError, match=r"line 2: index 4 >= n_features=4 \(a zero-based"):
+        load_svmlight(path, n_features=4, zero_based=True)
+    # 'auto' knows the base only at the end of the file: zero-based here, so 4 is too wide
+    with pytest.raises(ValueError, match=r"line 2: index 4 >= n_features=4"):
+        load_svmlight(path, n_features=4, zero_based="auto")
+    assert load_svmlight(path, n_features=5, zero_based=True)[0].shape == (2, 5)
+    one_based = _write(tmp_path / "o.svm", "1 1:1 3:2\n-1 4:1\n")
+    X, _ = load_svmlight(one_based, n_features=4, zero_based="auto")  # one-based: fits
+    assert_array_equal(X.toarray(), [[1, 0, 2, 0], [0, 0, 0, 1]])
+
+
+@pytest.mark.parametrize("zero_based", [1, 0, "yes", None])
+def test_load_svmlight_bad_zero_based(tmp_path, zero_based):
+    path = _write(tmp_path / "small.txt", SVMLIGHT_TEXT)
+    with pytest.raises(ValueError, match="zero_based must be True, False or 'auto'"):
+        load_svmlight(path, zero_based=zero_based)
+
+
+@pytest.mark.parametrize("suffix", [".txt", ".bz2"])
+def test_load_svmlight_huge_index_names_its_line(tmp_path, suffix):
+    # review D25: an OverflowError without a line number
+    path = _write(tmp_path / ("huge" + suffix), "+1 1:0.5 3:1\n-1 4000000000:1\n")
+    with pytest.raises(ValueError, match=r"line 2: index 4000000000 is larger than "
+                                         r"2147483647"):
+        load_svmlight(path)
+    # the largest index the reader takes still loads (a wide CSR matrix, no dense memory)
+    path = _write(tmp_path / ("wide" + suffix), "+1 2147483647:1\n")
+    assert load_svmlight(path)[0].shape == (1, 2147483647)
+
+
+@pytest.mark.parametrize("name, text", [("empty.txt", ""), ("comments.txt", "# a\n\n# b\n"),
+                                        ("empty.gz", ""), ("comments.bz2", "#\n")])
+@pytest.mark.parametrize("n_features", [None, 4])
+def test_load_svmlight_no_data_line(tmp_path, name, text, n_features):
+    # review D25: an empty or comments-only file loaded silently as a (0, 1) matrix
+    path = _write(tmp_path / name, text)
+    with pytest.raises(ValueError, match=rf"{name}: no data line \(the file is empty"):
+        load_svmlight(path, n_features=n_features)
+    (tmp_path / "zero_bytes.gz").write_bytes(b"")  # a download that wrote nothing
+    with pytest.raises(ValueError, match=r"zero_bytes.gz: no data line"):
+        load_svmlight(tmp_path / "zero_bytes.gz", n_features=n_features)
+
+
 def test_load_svmlight_corrupt_archive(tmp_path):
     path = tmp_path / "cut.bz2"
     path.write_bytes(bz2.compress(SVMLIGHT_TEXT.encode())[:-10])
@@ -533,9 +599,16 @@ def test_fetch_libsvm_offline_says_what_to_do(tmp_path, monkeypatch):
     message = str(info.value)
     assert str(home / "lsl" / "ijcnn1.bz2") in message and "LSL_SHARED_DATA" in message
     assert not list((home / "lsl").glob("*"))  # no partial file left behind
-    # offline='sample' only helps where a sample is shipped
-    with pytest.raises(ConnectionError):
+    # offline='sample' only helps where a sample is shipped, and says so (review D25)
+    with pytest.raises(ConnectionError, match=r"could not download 'ijcnn1'.*no sample of "
+                                              r"'ijcnn1' \(train\).*'a9a' \(test\), "
+                                              r"'a9a' \(train\) only"):
         fetch_libsvm("ijcnn1", data_home=home, offline="sample", timeout=5)
+    with pytest.raises(ConnectionError, match=r"no sample of 'usps' \(test\)"):
+        fetch_libsvm("usps", "test", data_home=home, offline="sample", timeout=5)
+    with pytest.raises(ConnectionError) as info:  # without 'sample', no word about samples
+        fetch_libsvm("usps", data_home=home, timeout=5)
+    assert "sample" not in str(info.value)
     with pytest.raises(FileNotFoundError, match="download_if_missing=False"):
         fetch_libsvm("ijcnn1", data_home=home, download_if_missing=False)
 

@@ -1,4 +1,6 @@
 """Extreme learning machines: the closed forms, the nodes, the estimator contract."""
+import re
+
 import numpy as np
 import pytest
 import scipy.sparse as sp
@@ -10,7 +12,7 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 from lsl_lib.datasets import load_digits
 from lsl_lib.elm import (ACTIVATIONS, ExtremeLearningMachineClassifier,
                          ExtremeLearningMachineRegressor, draw_hidden_parameters, hidden_layer,
-                         output_weights)
+                         output_weights, output_weights_svd)
 
 ELM = (ExtremeLearningMachineClassifier, ExtremeLearningMachineRegressor)
 
@@ -67,6 +69,48 @@ def test_estimator_solvers_agree_in_both_shapes(Model, n):
     assert fits["primal"].solver_ == "primal" and fits["dual"].solver_ == "dual"
     assert_allclose(fits["primal"].coef_, fits["dual"].coef_, rtol=1e-8, atol=1e-11)
     assert_allclose(fits["auto"].coef_, fits["primal"].coef_, rtol=1e-8, atol=1e-11)
+
+
+@pytest.mark.parametrize("n, n_hidden", [(80, 30), (30, 80)])
+def test_svd_form_is_the_ridge_solution(n, n_hidden):
+    """V diag(σ/(σ² + 1/C)) UᵀT is the closed form wherever Cholesky is accurate: the
+    smaller system ('auto'), of full rank, has a condition number ≤ 1 + C‖H‖²/σ_min² ≈ 1e5."""
+    rng = np.random.default_rng(4)
+    H, T = rng.normal(size=(n, n_hidden)), rng.normal(size=(n, 2))
+    for C in (0.1, 10.0, 1e4):
+        assert_allclose(output_weights_svd(H, T, C), output_weights(H, T, C),
+                        rtol=1e-9, atol=1e-12)
+        assert_allclose(output_weights_svd(H, T[:, 0], C), output_weights(H, T[:, 0], C),
+                        rtol=1e-9, atol=1e-12)
+
+
+@pytest.mark.parametrize("solver", ["auto", "primal", "dual"])
+@pytest.mark.parametrize("n_hidden", [400, 600])
+def test_huge_C_on_rank_deficient_H_falls_back_to_least_squares(solver, n_hidden):
+    """Review D18: 250 distinct rows, each twice, and L = 400 or 600 > 250 nodes: H has rank
+    250, and with C = 1e12 the L x L system (primal) is singular and the N x N one (dual,
+    repeated rows) ill-conditioned beyond the machine precision; both used to raise
+    LinAlgError or return Cholesky's rounding noise. The fallback gives the minimum-norm
+    least-squares solution H⁺T (numpy's pinv and lstsq), up to 1/(C σ²) ≤ 1e-9 here."""
+    rng = np.random.default_rng(0)
+    X = np.repeat(rng.normal(size=(250, 10)), 2, axis=0)
+    y = X[:, 0] > 0
+    model = ExtremeLearningMachineClassifier(n_hidden=n_hidden, C=1e12, solver=solver,
+                                             random_state=0).fit(X, y)
+    assert model.solver_ == "svd"
+    H, T = model.hidden_activations(X), np.where(y, 1.0, -1.0)
+    sigma = np.linalg.svd(H, compute_uv=False)
+    assert np.sum(sigma > 1e-8 * sigma[0]) == 250 and sigma[249] ** 2 * 1e12 > 1e9
+    minimum_norm = np.linalg.pinv(H) @ T
+    assert_allclose(model.coef_, minimum_norm, rtol=0, atol=1e-8 * np.abs(minimum_norm).max())
+    assert_allclose(model.coef_, np.linalg.lstsq(H, T, rcond=None)[0], rtol=0,
+                    atol=1e-8 * np.abs(minimum_norm).max())
+    assert model.score(X, y) == 1.0  # 250 distinct points, 250 independent directions
+    regressor = ExtremeLearningMachineRegressor(n_hidden=n_hidden, C=1e12, solver=solver,
+                                                random_state=0).fit(X, X[:, 1])
+    assert regressor.solver_ == "svd"
+    assert_allclose(regressor.coef_, np.linalg.pinv(H) @ X[:, 1], rtol=0,
+                    atol=1e-8 * np.abs(regressor.coef_).max())
 
 
 @pytest.mark.parametrize("activation", ACTIVATIONS)
@@ -187,6 +231,68 @@ def test_callable_activation():
     assert_allclose(softplus.hidden_activations(X), np.logaddexp(0.0, X @ W + b), rtol=1e-12)
     with pytest.raises(ValueError, match="shape of its input"):
         ExtremeLearningMachineRegressor(activation=lambda z: z[:, 0]).fit(X, y)
+
+
+def test_callable_activation_returning_nan_or_inf_is_refused():
+    """Review D17: np.log of negative pre-activations used to fit a model of NaN scores."""
+    X, y = _regression_data(200, d=4)
+    labels = X[:, 0] > 0
+    for activation in (np.log, lambda z: np.where(z > 0.5, np.inf, z)):
+        for Model, target in ((ExtremeLearningMachineClassifier, labels),
+                              (ExtremeLearningMachineRegressor, y)):
+            with pytest.raises(ValueError, match="activation callable returned NaN or inf"):
+                Model(activation=activation, random_state=0).fit(X, target)
+    # finite on the training inputs, NaN on far-away ones: refused at predict time too
+    model = ExtremeLearningMachineRegressor(activation=lambda z: np.sqrt(z + 10.0),
+                                            random_state=0).fit(X, y)
+    assert np.all(np.isfinite(model.predict(X)))
+    with pytest.raises(ValueError, match="activation callable returned NaN or inf"):
+        model.predict(100.0 * X)
+
+
+def test_overflowing_weight_scale_names_weight_scale():
+    """Review D24: weight_scale=1e200 with Gaussian nodes gave a bare OverflowError."""
+    X, y = _regression_data(50)
+    for activation, scale in (("gaussian", 1e200), ("multiquadric", 1e-320)):
+        with pytest.raises(ValueError, match=re.escape(
+                f"weight_scale={scale!r} is out of range for activation='{activation}'")):
+            ExtremeLearningMachineRegressor(activation=activation, weight_scale=scale).fit(X, y)
+    for activation in ("relu", "cosine"):  # the pre-activations overflow
+        with pytest.raises(ValueError, match=r"overflow float64; lower weight_scale"):
+            ExtremeLearningMachineRegressor(activation=activation, weight_scale=1e300,
+                                            random_state=0).fit(1e10 * X, y)
+    # a large but representable scale saturates the nodes without failing
+    model = ExtremeLearningMachineRegressor(activation="gaussian", weight_scale=1e100).fit(X, y)
+    assert np.all(np.isfinite(model.predict(X)))
+
+
+def test_absurd_n_hidden_names_n_hidden():
+    """Review D24: numpy's MemoryError named no parameter."""
+    X, y = _regression_data(20)
+    for activation in ("sigmoid", "gaussian"):
+        with pytest.raises(MemoryError, match=r"n_hidden=1000000000000 asks for more memory "
+                                              r"than there is \(Unable to allocate"):
+            ExtremeLearningMachineRegressor(n_hidden=10**12, activation=activation).fit(X, y)
+
+
+def test_no_predict_proba_and_calibration_gives_one():
+    """Review D22, declined: the outputs are least-squares fits of ±1 codes, not a
+    probability model (as scikit-learn's RidgeClassifier). Calibration on held-out folds
+    (CalibratedClassifierCV on decision_function) gives probabilities that beat the
+    class frequencies in log loss."""
+    from sklearn.calibration import CalibratedClassifierCV
+    from sklearn.metrics import log_loss
+
+    X_train, X_test, y_train, y_test = load_digits(test_size=0.3)
+    model = ExtremeLearningMachineClassifier(n_hidden=300, C=10.0, random_state=0)
+    assert not hasattr(model.fit(X_train, y_train), "predict_proba")
+    calibrated = CalibratedClassifierCV(model, cv=3).fit(X_train, y_train)
+    proba = calibrated.predict_proba(X_test)
+    assert proba.shape == (len(y_test), 10)
+    assert_allclose(proba.sum(axis=1), 1.0, rtol=1e-12)
+    prior = np.tile(np.bincount(y_train) / len(y_train), (len(y_test), 1))
+    assert log_loss(y_test, proba) < 0.5 * log_loss(y_test, prior)
+    assert np.mean(calibrated.predict(X_test) == model.predict(X_test)) > 0.95
 
 
 # ----------------------------------------------------------------------------- the estimators

@@ -337,6 +337,53 @@ def test_same_seed_same_features_and_float32_draws_the_same_factors():
     np.testing.assert_array_equal(generator.transform(X), first.transform(X))
 
 
+@pytest.mark.parametrize("variant, D", [("sincos", 64), ("cos", 21)])
+def test_default_dtype_follows_the_input_as_rbf_sampler(variant, D):
+    """Review D23: float32 in, float32 out by default (dtype=None), as RBFSampler; float64
+    results are those of dtype=np.float64, bit for bit."""
+    from sklearn.kernel_approximation import RBFSampler
+    X = np.random.default_rng(10).normal(size=(20, 6))
+    X32 = X.astype(np.float32)
+    default = Fastfood(n_components=D, variant=variant, random_state=11).fit(X)
+    explicit = Fastfood(n_components=D, variant=variant, dtype=np.float64, random_state=11)
+    np.testing.assert_array_equal(default.transform(X), explicit.fit(X).transform(X))
+    single = Fastfood(n_components=D, variant=variant, random_state=11).fit(X32)
+    explicit32 = Fastfood(n_components=D, variant=variant, dtype=np.float32,
+                          random_state=11).fit(X32)
+    assert (default.dtype_, single.dtype_) == (np.float64, np.float32)
+    np.testing.assert_array_equal(single.transform(X32), explicit32.transform(X32))
+    for fitted, fit_X in ((default, X), (single, X32)):
+        sampler = RBFSampler(n_components=4, random_state=0).fit(fit_X)
+        for Xt in (X, X32):
+            assert fitted.transform(Xt).dtype == sampler.transform(Xt).dtype
+    assert set(default.__sklearn_tags__().transformer_tags.preserves_dtype) == {
+        "float64", "float32"}
+
+
+def test_absurd_n_components_names_n_components():
+    """Review D24: numpy's MemoryError named only an array's shape."""
+    with pytest.raises(MemoryError, match=r"n_components=1000000000000 asks for more memory "
+                                          r"than there is \(Unable to allocate"):
+        Fastfood(n_components=10**12).fit(np.zeros((5, 3)))
+
+
+@pytest.mark.parametrize("backend", ["numpy", "numba"])
+@pytest.mark.parametrize("variant, D", [("sincos", 64), ("cos", 21)])
+def test_sparse_input_gives_the_dense_features(backend, variant, D, monkeypatch):
+    """A CSR X (a9a, ijcnn1 come so) is made dense a chunk of rows at a time: the same
+    arithmetic per row, so the same numbers, across several chunks."""
+    import scipy.sparse as sp
+    monkeypatch.setattr(ff, "BLOCK_ELEMENTS", 7 * 2 * 8)  # 7 rows per chunk of d' = 8
+    X = sp.random(30, 6, density=0.4, random_state=0, format="csr")
+    make = lambda: Fastfood(n_components=D, variant=variant, backend=backend,  # noqa: E731
+                            random_state=0)
+    fitted = make().fit(X)
+    np.testing.assert_array_equal(fitted.transform(X), make().fit(X.toarray()).transform(
+        X.toarray()))
+    assert fitted.transform(X.astype(np.float32)).dtype == np.float64  # fitted on float64
+    assert fitted.__sklearn_tags__().input_tags.sparse
+
+
 def test_kernel_error_is_comparable_to_dense_random_fourier_features():
     # Every row of V is distributed as a row of RFF's Gaussian W; only the correlations
     # within a block of d' rows add variance (Le et al. 2013 bound the excess). Here
@@ -366,7 +413,8 @@ def test_kernel_error_is_comparable_to_dense_random_fourier_features():
 _N_COMPONENTS_ONE = ("check_dont_overwrite_parameters", "check_methods_sample_order_invariance",
                      "check_methods_subset_invariance", "check_fit2d_1sample",
                      "check_fit2d_predict1d")
-_CHECKED = [Fastfood(n_components=38, random_state=0),
+_CHECKED = [Fastfood(random_state=0),  # the defaults
+            Fastfood(n_components=38, random_state=0),
             Fastfood(n_components=21, variant="cos", dtype=np.float32, backend="numpy",
                      random_state=0),
             Fastfood(n_components=5, variant="cos", random_state=0)]

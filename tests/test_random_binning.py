@@ -366,7 +366,9 @@ _N_COMPONENTS_ONE = ("check_dont_overwrite_parameters", "check_methods_sample_or
                      "check_methods_subset_invariance", "check_fit2d_1sample",
                      "check_fit2d_predict1d", "check_fit2d_1feature")
 
-_CHECKED = [RandomBinningFeatures(n_grids=10, random_state=0),
+_CHECKED = [RandomBinningFeatures(random_state=0),  # the defaults
+            RandomBinningFeatures(n_grids=10, sparse_output=False, random_state=0),
+            RandomBinningFeatures(n_grids=10, random_state=0),
             RandomBinningFeatures(n_grids=5, n_components=37, dtype=np.float32, random_state=0),
             RandomBinningFeatures(n_grids=1, backend="numpy", random_state=0)]
 
@@ -389,6 +391,55 @@ def test_checks_setting_n_components_to_one_fail_for_that(estimator):
         with pytest.raises((ValueError, AssertionError),
                            match="n_components must be >= n_grids"):
             getattr(estimator_checks, name)(type(estimator).__name__, clone(estimator))
+
+
+@pytest.mark.parametrize("n_components", [None, 250])
+def test_default_dtype_follows_the_input(n_components):
+    """Review D23: float32 in, float32 values out by default (dtype=None); float64 results
+    are those of dtype=np.float64."""
+    X = np.random.default_rng(0).normal(size=(40, 4))
+    X32 = X.astype(np.float32)
+    make = lambda **kw: RandomBinningFeatures(n_grids=20, n_components=n_components,  # noqa
+                                              random_state=0, **kw)
+    default, explicit = make().fit(X), make(dtype=np.float64).fit(X)
+    assert (default.transform(X) != explicit.transform(X)).nnz == 0
+    assert default.transform(X).dtype == default.transform(X32).dtype == np.float64
+    single = make().fit(X32)
+    assert single.dtype_ == np.float32
+    assert single.transform(X32).dtype == single.fit_transform(X32).dtype == np.float32
+    assert single.transform(X).dtype == np.float64
+    assert (single.transform(X32) != make(dtype=np.float32).fit(X32).transform(X32)).nnz == 0
+
+
+def test_absurd_n_grids_names_n_grids():
+    """Review D24: numpy's MemoryError named only an array's shape."""
+    with pytest.raises(MemoryError, match=r"n_grids=1000000000000 asks for more memory "
+                                          r"than there is \(Unable to allocate"):
+        RandomBinningFeatures(n_grids=10**12).fit(np.zeros((5, 3)))
+
+
+def test_dense_output_and_pandas_output():
+    """Review D23: set_output(transform='pandas') on the sparse output gave scikit-learn's
+    generic error; now a clear one, before any work, and sparse_output=False gives a dense
+    array (and so a DataFrame)."""
+    pd = pytest.importorskip("pandas")
+    X = np.random.default_rng(0).normal(size=(30, 3))
+    sparse = RandomBinningFeatures(n_grids=10, random_state=0).fit(X)
+    dense = RandomBinningFeatures(n_grids=10, sparse_output=False, random_state=0).fit(X)
+    Z = dense.transform(X)
+    assert isinstance(Z, np.ndarray) and Z.dtype == np.float64
+    np.testing.assert_array_equal(Z, sparse.transform(X).toarray())
+    np.testing.assert_array_equal(dense.fit_transform(X), Z)
+    with pytest.raises(ValueError, match=r"Pandas output does not support sparse data\. "
+                                         r"RandomBinningFeatures returns a CSR matrix unless "
+                                         r"sparse_output=False"):
+        clone(sparse).set_output(transform="pandas").fit_transform(X)
+    with pytest.raises(ValueError, match="sparse_output=False"):
+        sparse.set_output(transform="pandas").transform(X)
+    frame = dense.set_output(transform="pandas").transform(X)
+    assert isinstance(frame, pd.DataFrame) and frame.shape == Z.shape
+    assert list(frame.columns) == list(dense.get_feature_names_out())
+    np.testing.assert_array_equal(frame.to_numpy(), Z)
 
 
 # ---------------------------------------------------------------- bad input

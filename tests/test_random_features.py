@@ -9,6 +9,7 @@ sqrt((m4 - s^4) / S), m4 the fourth central moment)."""
 import numpy as np
 import pytest
 import scipy.linalg
+import scipy.sparse as sp
 import scipy.stats
 from scipy.special import hyp1f1
 from sklearn.base import clone
@@ -455,7 +456,7 @@ def test_sorf_bias_vanishes_as_d_grows():
 ])
 def test_float32_features_equal_float64_ones_to_float32_precision(make):
     X = np.random.default_rng(0).normal(size=(30, 5))
-    t64 = make(random_state=3).fit(X)
+    t64 = make(random_state=3, dtype=np.float64).fit(X)
     t32 = make(random_state=3, dtype=np.float32).fit(X)
     Z64, Z32 = t64.transform(X), t32.transform(X)
     assert Z64.dtype == np.float64 and Z32.dtype == np.float32
@@ -472,6 +473,59 @@ def test_float32_features_equal_float64_ones_to_float32_precision(make):
     scale = np.abs(Z64).max()
     np.testing.assert_allclose(Z32, Z64, rtol=0,
                                atol=10 * np.finfo(np.float32).eps * (1 + bound) * scale)
+
+
+def _rbf_sampler_dtype(fit_dtype, transform_dtype):
+    """The output dtype of scikit-learn's RBFSampler for these input dtypes."""
+    from sklearn.kernel_approximation import RBFSampler
+    X = np.random.default_rng(0).normal(size=(4, 3))
+    sampler = RBFSampler(n_components=4, random_state=0).fit(X.astype(fit_dtype))
+    return sampler.transform(X.astype(transform_dtype)).dtype
+
+
+@pytest.mark.parametrize("make", [
+    lambda **kw: RandomFourierFeatures(40, **kw),
+    lambda **kw: RandomFourierFeatures(41, kernel="laplacian", variant="cos", **kw),
+    lambda **kw: OrthogonalRandomFeatures(40, **kw),
+    lambda **kw: OrthogonalRandomFeatures(32, structured=True, variant="cos", **kw),
+])
+def test_default_dtype_follows_the_input_as_rbf_sampler(make):
+    """Review D23: float32 in, float32 out by default (dtype=None), as RBFSampler and lsl's
+    Nystroem; float64 results are those of dtype=np.float64, bit for bit."""
+    X = np.random.default_rng(0).normal(size=(30, 5))
+    X32 = X.astype(np.float32)
+    default, explicit = make(random_state=3).fit(X), make(random_state=3, dtype=np.float64).fit(X)
+    assert default.dtype_ == np.float64
+    np.testing.assert_array_equal(default.transform(X), explicit.transform(X))
+    single, explicit32 = make(random_state=3).fit(X32), make(random_state=3,
+                                                             dtype=np.float32).fit(X32)
+    assert single.dtype_ == np.float32
+    Z32 = single.transform(X32)
+    assert Z32.dtype == np.float32
+    np.testing.assert_array_equal(Z32, explicit32.transform(X32))
+    for fitted, fit_dtype in ((default, np.float64), (single, np.float32)):
+        for Xt in (X, X32):
+            assert fitted.transform(Xt).dtype == _rbf_sampler_dtype(fit_dtype, Xt.dtype)
+    assert make(random_state=3).fit(X.astype(np.int64)).transform(X).dtype == np.float64
+    assert set(default.__sklearn_tags__().transformer_tags.preserves_dtype) == {
+        "float64", "float32"}
+    if not getattr(default, "structured", False):  # CSR float32 too
+        Z_sparse = single.transform(sp.csr_matrix(X32))
+        assert Z_sparse.dtype == np.float32
+        np.testing.assert_allclose(Z_sparse, Z32, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("make", [
+    lambda: RandomFourierFeatures(10**12),
+    lambda: RandomFourierFeatures(10**12, variant="cos"),
+    lambda: OrthogonalRandomFeatures(10**12),
+    lambda: OrthogonalRandomFeatures(10**12, structured=True),
+])
+def test_absurd_n_components_names_n_components(make):
+    """Review D24: numpy's MemoryError named only an array's shape."""
+    with pytest.raises(MemoryError, match=r"n_components=1000000000000 asks for more memory "
+                                          r"than there is \(Unable to allocate"):
+        make().fit(np.zeros((5, 3)))
 
 
 @pytest.mark.parametrize("make", [
@@ -520,7 +574,9 @@ def _n_components_one_refused(estimator):
 # widths that are no multiple of the checks' d (2 to 10): every ORF ends in a cut block
 _CHECKED = [RandomFourierFeatures(kernel=k, variant=v, n_components=n, random_state=0)
             for k in ("gaussian", "laplacian", "cauchy") for v, n in (("sincos", 20), ("cos", 7))]
-_CHECKED += [RandomFourierFeatures(dtype=np.float32, random_state=0),
+_CHECKED += [RandomFourierFeatures(random_state=0),  # the defaults
+             OrthogonalRandomFeatures(random_state=0),
+             RandomFourierFeatures(dtype=np.float32, random_state=0),
              OrthogonalRandomFeatures(n_components=46, random_state=0),
              OrthogonalRandomFeatures(n_components=23, variant="cos", random_state=0),
              OrthogonalRandomFeatures(n_components=38, structured=True, random_state=0),
@@ -673,7 +729,6 @@ def test_orthogonal_features_default_to_one_block(structured, variant):
     lambda: OrthogonalRandomFeatures(24, gamma=0.3, random_state=0),
 ])
 def test_sparse_input_gives_the_dense_features(make):
-    import scipy.sparse as sp
     X = sp.random(30, 6, density=0.4, random_state=0, format="csr")
     Z_sparse, Z_dense = make().fit_transform(X), make().fit_transform(X.toarray())
     assert isinstance(Z_sparse, np.ndarray) and Z_sparse.dtype == Z_dense.dtype
@@ -681,11 +736,13 @@ def test_sparse_input_gives_the_dense_features(make):
     np.testing.assert_allclose(Z_sparse, Z_dense, rtol=tol, atol=tol)
 
 
-def test_sorf_refuses_sparse_input_by_name():
-    import scipy.sparse as sp
+def test_sorf_takes_sparse_input():
+    """SORF densifies a CSR X (its padded copy is no larger than the projections)."""
     X = sp.random(30, 6, density=0.4, random_state=0, format="csr")
-    with pytest.raises(TypeError, match="dense data is required"):
-        OrthogonalRandomFeatures(16, structured=True).fit(X)
-    fitted = OrthogonalRandomFeatures(16, structured=True).fit(X.toarray())
-    with pytest.raises(TypeError, match="dense data is required"):
-        fitted.transform(X)
+    for variant in ("sincos", "cos"):
+        make = lambda: OrthogonalRandomFeatures(20, structured=True, variant=variant,  # noqa
+                                                random_state=0)
+        fitted = make().fit(X)
+        np.testing.assert_array_equal(fitted.transform(X), make().fit(X.toarray()).transform(
+            X.toarray()))
+        assert fitted.__sklearn_tags__().input_tags.sparse

@@ -5,6 +5,7 @@ Array checks (NaN, inf, shapes, sparse formats, dtypes) go through
 ranges through ``_parameter_constraints``. What is left is what depends on the
 data: a batch size against n, labels against a loss.
 """
+from contextlib import contextmanager
 from numbers import Integral
 
 import numpy as np
@@ -86,13 +87,33 @@ def add_intercept_column(X):
 FEATURE_VARIANTS = ("sincos", "cos")
 
 #: ``_parameter_constraints`` entries shared by the random feature maps (RFF, ORF, SORF,
-#: Fastfood): the output width, the variant, the output dtype and the seed.
+#: Fastfood): the output width, the variant, the output dtype (None: X's) and the seed.
 FEATURE_MAP_CONSTRAINTS = {
     "n_components": [Interval(Integral, 1, None, closed="left")],
     "variant": [StrOptions(set(FEATURE_VARIANTS))],
-    "dtype": [Options(type, {np.float32, np.float64})],
+    "dtype": [Options(type, {np.float32, np.float64}), None],
     "random_state": ITERATIVE_CONSTRAINTS["random_state"],
 }
+
+
+@contextmanager
+def memory_named(parameter, value):
+    """Inside the block, numpy's ``MemoryError`` is raised again naming the size parameter
+    that asked for the memory (numpy's message names only an array's shape)."""
+    try:
+        yield
+    except MemoryError as error:
+        detail = f" ({error})" if str(error) else ""
+        raise MemoryError(f"{parameter}={value!r} asks for more memory than there is"
+                          f"{detail}; lower {parameter}.") from error
+
+
+def feature_map_dtype(dtype, X_dtype):
+    """The dtype a feature map computes and returns: ``dtype`` when given, else float32
+    for float32 X and float64 for anything else (as scikit-learn's ``RBFSampler``)."""
+    if dtype is not None:
+        return np.dtype(dtype)
+    return np.dtype(np.float32 if X_dtype == np.float32 else np.float64)
 
 
 def n_frequencies(n_components, variant, block=1):
