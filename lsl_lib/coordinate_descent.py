@@ -37,7 +37,8 @@ bounds the expected duality gap after each epoch.
     S(z, t) = \operatorname{sign}(z)\max(|z| - t, 0).
 
 **Block CD for kernel ridge** (Tu et al. 2016) solves :math:`(K + \lambda I)\alpha = y`
-block by block, keeping the residual :math:`r = y - (K + \lambda I)\alpha`:
+(y centred by :class:`BlockCDKernelRidge`'s intercept) block by block, keeping the residual
+:math:`r = y - (K + \lambda I)\alpha`:
 
 .. math::
 
@@ -544,9 +545,10 @@ class DualCDClassifier(ScoreClassifierMixin, BaseEstimator):
 
     Notes
     -----
-    The defaults are ``LinearSVC``'s. Trained on the whole of a9a and ijcnn1 and scored
-    on their test splits: 84.95 % and 92.12 %, against 84.94 % and 91.78 % for
-    ``LinearSVC()``.
+    ``C``, ``tol``, ``max_iter`` and the intercept are ``LinearSVC``'s defaults; the loss
+    is the hinge of the lecture (``LinearSVC`` defaults to the squared hinge). Trained on
+    the whole of a9a and ijcnn1 and scored on their test splits: 84.95 % and 92.12 %,
+    against 84.94 % and 91.78 % for ``LinearSVC()``.
 
     *Interrupting.* Ctrl-C (or Jupyter's interrupt) stops a fit at the end of the running
     chunk of epochs (:func:`~lsl_lib._core.run_loop.run_chunks`), within about 0.1 s

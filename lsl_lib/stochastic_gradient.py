@@ -796,11 +796,11 @@ class StochasticGradientClassifier(ScoreClassifierMixin, _BaseStochasticGradient
     against 84.5 % for ``LogisticRegression()`` and 84.1 % for
     ``SGDClassifier(loss='log_loss')``; on a linear teacher, the same accuracy as
     ``LogisticRegression()``. Trained on the whole of a9a and ijcnn1 and scored on their
-    test splits: 84.99 % and 91.62 %, against 84.94 % and 91.78 % for ``LinearSVC()``. ``method='sgd'`` with its
-    ``'auto'`` step is the lecture's baseline, not a recommendation: while
-    :math:`\lambda t < L` its step is about :math:`1/L`, and its last iterate sits at the
-    noise floor of that step (83.5 % on a9a, 4 to 7 points below on linear teachers). The
-    step follows the longest row: standardise the features first.
+    test splits: 84.99 % and 91.62 %, against 84.94 % and 91.78 % for ``LinearSVC()``.
+    ``method='sgd'`` with its ``'auto'`` step is the lecture's baseline, not a
+    recommendation: while :math:`\lambda t < L` its step is about :math:`1/L`, and its last
+    iterate sits at the noise floor of that step (83.5 % on a9a, 4 to 7 points below on
+    linear teachers). The step follows the longest row: standardise the features first.
 
     *Interrupting.* Ctrl-C (or Jupyter's interrupt) stops a fit at the end of the running
     chunk of the run loop (:func:`~lsl_lib._core.run_loop.run_chunks`), within about 0.1 s
@@ -856,9 +856,9 @@ class StochasticGradientClassifier(ScoreClassifierMixin, _BaseStochasticGradient
         with the same ``random_state`` (``estimators_``).
         """
         X, y = self._validate(X, y, reset=True)
-        check_classification_targets(y)
+        check_classification_targets(y)  # before np.unique: continuous y is refused by name
         self.classes_ = np.unique(y)
-        self._check_labels(y)
+        check_n_classes(self.classes_, self.loss, ())
         self.estimators_ = None
         if self._needs_one_vs_rest(self.classes_):
             return self._fit_one_vs_rest(X, y, eval_set=eval_set)

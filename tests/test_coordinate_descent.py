@@ -868,7 +868,7 @@ def test_scikit_learn_contract(estimator, check):
     check(estimator)
 
 
-# ---------------------------------------------------------------- issue 22: one-vs-rest, the run loop
+# ------------------------------------------------------- issue 22: one-vs-rest, the run loop
 
 def _three_classes():
     from sklearn.datasets import load_iris

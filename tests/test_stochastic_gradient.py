@@ -693,7 +693,8 @@ def test_the_iterates_do_not_depend_on_where_the_chunks_end(method, backend, mon
     if method == "sgd":
         steps = 1.0 / (0.1 * np.arange(1, rows + 1) + L)
         if backend == "numba":
-            module.sgd_numba_chunk(data, cols, indptr, y, w, indices, steps, 0.1, objective.loss.code)
+            module.sgd_numba_chunk(data, cols, indptr, y, w, indices, steps, 0.1,
+                                   objective.loss.code)
         else:
             module.sgd_numpy_chunk(objective, w, indices, steps)
     else:
