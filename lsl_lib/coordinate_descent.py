@@ -37,7 +37,8 @@ bounds the expected duality gap after each epoch.
     S(z, t) = \operatorname{sign}(z)\max(|z| - t, 0).
 
 **Block CD for kernel ridge** (Tu et al. 2016) solves :math:`(K + \lambda I)\alpha = y`
-block by block, keeping the residual :math:`r = y - (K + \lambda I)\alpha`:
+(y centred by :class:`BlockCDKernelRidge`'s intercept) block by block, keeping the residual
+:math:`r = y - (K + \lambda I)\alpha`:
 
 .. math::
 
@@ -70,7 +71,7 @@ from numbers import Integral, Real
 import numpy as np
 import scipy.linalg
 import scipy.sparse as sp
-from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, _fit_context
+from sklearn.base import BaseEstimator, RegressorMixin, _fit_context
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils import check_array
 from sklearn.utils._param_validation import Interval, StrOptions
@@ -82,11 +83,13 @@ from threadpoolctl import ThreadpoolController
 from lsl_lib._core.backend import compiled_arrays, jit, resolve_backend
 from lsl_lib._core.random import check_random_state
 from lsl_lib._core.sampling import SCHEMES
-from lsl_lib._core.scores import labels_from_scores
-from lsl_lib._core.trace import Trace, chunk_bounds
+from lsl_lib._core.classifier import ScoreClassifierMixin
+from lsl_lib._core.run_loop import run_chunks, unfitted_on_interrupt
+from lsl_lib._core.trace import Trace
 from lsl_lib._core.validation import (ITERATIVE_CONSTRAINTS, check_n_classes, check_sample_weight,
                                       signed_binary_labels)
-from lsl_lib.kernels import _KERNEL_CONSTRAINTS, BLOCK_ELEMENTS, check_kernel_params, kernel_matrix
+from lsl_lib.kernels import (_LEARNER_KERNEL_CONSTRAINTS, BLOCK_ELEMENTS, check_kernel_params,
+                             fitted_gamma, kernel_matrix)
 
 DUAL_CD_LOSSES = ("hinge", "squared_hinge")
 SELECTIONS = ("cyclic", "random")  # the Lasso's coordinates
@@ -107,7 +110,9 @@ def _one_blas_thread():
     """Run BLAS on one thread, as scikit-learn's KMeans does: a CD loop makes many
     short level-1 calls in sequence, and numba's ``np.dot`` (scipy's OpenBLAS) and the
     driver's numpy (numpy's OpenBLAS) would otherwise wake two thread pools that spin
-    against each other (2-3x slower on two cores)."""
+    against each other (2-3x slower on two cores). Block CD alternates numpy's products
+    with scipy's Cholesky in the same way: two epochs on cpu_act (6 144 rows) took 33 s
+    with both pools and 3.5 s with one thread, on two busy cores."""
     global _blas_controller
     if _blas_controller is None:  # created once: it inspects the loaded libraries
         _blas_controller = ThreadpoolController()
@@ -328,7 +333,7 @@ def svm_objectives(X, y, w, alpha, C, loss="hinge", bias=0.0, sample_weight=None
 
 def dual_cd(X, y, C, *, loss="hinge", tol=1e-4, max_iter=1000, shrinking=True, bias=0.0,
             sample_weight=None, sampling="reshuffle", record_every=None, backend="auto",
-            random_state=None):
+            random_state=None, verbose=False):
     r"""Dual coordinate descent for the linear SVM on prepared arrays.
 
     The functional core of :class:`DualCDClassifier` (labels already in {-1, +1}).
@@ -366,8 +371,11 @@ def dual_cd(X, y, C, *, loss="hinge", tol=1e-4, max_iter=1000, shrinking=True, b
         Record the trace every that many epochs (and at the start and the end).
     backend : {'auto', 'numba', 'numpy'}, default='auto'
     random_state : None, int or numpy.random.Generator, default=None
-        Seeds the order, drawn from one stream of uniforms: the same for both backends
-        and any ``record_every``.
+        Seeds the order, drawn from one stream of uniforms: the same for both backends,
+        any ``record_every`` and wherever the run loop ends its chunks (the stream is
+        refilled where it runs short, not where a chunk ends).
+    verbose : bool, default=False
+        A progress bar over the epochs for runs longer than a few seconds.
 
     Returns
     -------
@@ -379,6 +387,13 @@ def dual_cd(X, y, C, *, loss="hinge", tol=1e-4, max_iter=1000, shrinking=True, b
     history : dict of ndarray
         ``iteration`` (coordinates visited), ``epoch``, ``seconds``, ``objective``
         (primal), ``dual_objective``, ``duality_gap``, ``n_active``.
+
+    Raises
+    ------
+    KeyboardInterrupt
+        On Ctrl-C, at the end of the running chunk of epochs
+        (:func:`~lsl_lib._core.run_loop.run_chunks`). Every step is an exact minimisation
+        (no step size): no divergence check.
     """
     if loss not in DUAL_CD_LOSSES:
         raise ValueError(f"loss must be one of {DUAL_CD_LOSSES}, got {loss!r}.")
@@ -427,9 +442,8 @@ def dual_cd(X, y, C, *, loss="hinge", tol=1e-4, max_iter=1000, shrinking=True, b
         trace.record(iteration=visits, epoch=epochs, seconds=trace.seconds, objective=primal,
                      dual_objective=dual, duality_gap=primal - dual, n_active=active)
 
-    if record_every is not None:
-        record()
-    for _, stop in chunk_bounds(max_iter, record_every):
+    def step(start, stop):  # epochs start .. stop - 1; True once converged
+        nonlocal pos, epochs, visits, converged, active, pg_max, pg_min, check_all
         while epochs < stop and not converged:
             if code != 1 and len(uniforms) - pos < active:  # keep the unused, draw the next
                 left = len(uniforms) - pos
@@ -438,18 +452,16 @@ def dual_cd(X, y, C, *, loss="hinge", tol=1e-4, max_iter=1000, shrinking=True, b
                 pos = 0
             args = (bias, y, QD, upper, diag, alpha, w, index, active, pg_max, pg_min,
                     uniforms, pos, stop - epochs, float(tol), bool(shrinking), code, check_all)
-            trace.start()
             if path == "numba":
                 out = dual_cd_numba_epochs(data, cols, indptr, *args)
             else:
                 out = dual_cd_numpy_epochs(X, *args)
-            trace.stop()
             done, n_visits, converged, active, pg_max, pg_min, pos, check_all = out
             epochs, visits = epochs + done, visits + n_visits
-        if record_every is not None:
-            record()
-        if converged:
-            break
+        return converged
+
+    run_chunks(trace, max_iter, step, record_every=record_every, record=record, verbose=verbose,
+               desc="dual CD", unit="epoch")
     if not converged:
         primal, dual = objectives()
         if primal - dual > tol * abs(primal):
@@ -462,12 +474,15 @@ def dual_cd(X, y, C, *, loss="hinge", tol=1e-4, max_iter=1000, shrinking=True, b
     return w, alpha, epochs, trace.history()
 
 
-class DualCDClassifier(ClassifierMixin, BaseEstimator):
-    r"""Binary linear SVM trained by dual coordinate descent (liblinear's solver).
+class DualCDClassifier(ScoreClassifierMixin, BaseEstimator):
+    r"""Linear SVM trained by dual coordinate descent (liblinear's solver).
 
     Minimises :math:`\frac12\|w\|^2 + C\sum_i \xi_i` (hinge or squared hinge) by exact
     coordinate steps on the dual (see :mod:`lsl_lib.coordinate_descent`), visiting the
-    coordinates in a new random order every epoch, with optional shrinking.
+    coordinates in a new random order every epoch, with optional shrinking. More than
+    two classes are learnt one-vs-rest, as ``LinearSVC`` does: one binary SVM per class
+    (:class:`~lsl_lib._core.classifier.ScoreClassifierMixin`), the class's examples
+    weighted by its ``class_weight``, the others by 1.
 
     Parameters
     ----------
@@ -488,8 +503,8 @@ class DualCDClassifier(ClassifierMixin, BaseEstimator):
         others (as liblinear and ``LinearSVC`` with ``intercept_scaling=1``).
     class_weight : dict, 'balanced' or None, default=None
         Multiplies C for the examples of each class, as ``LinearSVC``'s; 'balanced' uses
-        n / (2 n_class) with n and n_class counted with the sample weights
-        (:func:`sklearn.utils.class_weight.compute_class_weight`).
+        n / (n_classes n_class) with n and n_class counted with the sample weights
+        (:func:`sklearn.utils.class_weight.compute_class_weight`) for two classes.
     sampling : {'reshuffle', 'permutation', 'iid'}, default='reshuffle'
         The order of the coordinates in an epoch: a new random permutation each epoch
         (liblinear), one permutation drawn once, or uniform draws with replacement
@@ -499,27 +514,45 @@ class DualCDClassifier(ClassifierMixin, BaseEstimator):
     backend : {'auto', 'numba', 'numpy'}, default='auto'
     random_state : None, int or numpy.random.Generator, default=None
         Seeds the order; the same seed gives the same iterates on both backends.
+    verbose : bool, default=False
+        A progress bar over the epochs for fits longer than a few seconds.
 
     Attributes
     ----------
-    classes_ : ndarray of shape (2,)
-    coef_ : ndarray of shape (1, n_features)
-    intercept_ : ndarray of shape (1,)
-    alpha_ : ndarray of shape (n_samples,)
+    classes_ : ndarray of shape (n_classes,)
+    coef_ : ndarray of shape (1, n_features) or (n_classes, n_features)
+        One row for two classes, else one per class of ``classes_``.
+    intercept_ : ndarray of shape (1,) or (n_classes,)
+    alpha_ : ndarray of shape (n_samples,) or (n_classes, n_samples)
         The dual variables :math:`\alpha_i \in [0, U]`; support vectors have
-        :math:`\alpha_i > 0`.
+        :math:`\alpha_i > 0`. One row per class for more than two classes.
     n_iter_ : int
-        Epochs run.
-    duality_gap_ : float
-        :math:`P(w) - D(\alpha)`, an upper bound on :math:`P(w) - P^*`.
+        Epochs run (the largest over the classes, as ``LinearSVC``'s).
+    duality_gap_ : float or ndarray of shape (n_classes,)
+        :math:`P(w) - D(\alpha)`, an upper bound on :math:`P(w) - P^*` (one per class).
+    estimators_ : list of DualCDClassifier or None
+        With more than two classes, the binary SVM of each class of ``classes_``
+        (fitted on ``y == class``); None for two classes.
     history_ : dict of ndarray
-        See :func:`dual_cd`.
+        See :func:`dual_cd` (one row per class for more than two classes, or the list
+        of the classes' columns where their lengths differ).
     n_features_in_ : int
 
     See Also
     --------
     sklearn.svm.LinearSVC : liblinear, the same solver (``dual=True``).
     lsl_lib.pegasos.PegasosClassifier : stochastic subgradient on the same primal.
+
+    Notes
+    -----
+    ``C``, ``tol``, ``max_iter`` and the intercept are ``LinearSVC``'s defaults; the loss
+    is the hinge of the lecture (``LinearSVC`` defaults to the squared hinge). Trained on
+    the whole of a9a and ijcnn1 and scored on their test splits: 84.95 % and 92.12 %,
+    against 84.94 % and 91.78 % for ``LinearSVC()``.
+
+    *Interrupting.* Ctrl-C (or Jupyter's interrupt) stops a fit at the end of the running
+    chunk of epochs (:func:`~lsl_lib._core.run_loop.run_chunks`), within about 0.1 s
+    when an epoch is shorter than that, and leaves the estimator unfitted.
 
     References
     ----------
@@ -545,12 +578,13 @@ class DualCDClassifier(ClassifierMixin, BaseEstimator):
         "shrinking": ["boolean"],
         "class_weight": [dict, StrOptions({"balanced"}), None],
         "sampling": ITERATIVE_CONSTRAINTS["sampling"],
+        "verbose": ["boolean"],
         **_CD_CONSTRAINTS,
     }
 
     def __init__(self, C=1.0, loss="hinge", tol=1e-4, max_iter=1000, shrinking=True,
                  fit_intercept=True, class_weight=None, sampling="reshuffle",
-                 record_every=None, backend="auto", random_state=None):
+                 record_every=None, backend="auto", random_state=None, verbose=False):
         self.C = C
         self.loss = loss
         self.tol = tol
@@ -562,10 +596,16 @@ class DualCDClassifier(ClassifierMixin, BaseEstimator):
         self.record_every = record_every
         self.backend = backend
         self.random_state = random_state
+        self.verbose = verbose
 
+    @unfitted_on_interrupt
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y, sample_weight=None):
-        """Fit the SVM; ``sample_weight`` (n,) multiplies C per example, as in liblinear."""
+        """Fit the SVM; ``sample_weight`` (n,) multiplies C per example, as in liblinear.
+
+        More than two classes: one binary SVM per class, fitted on ``y == class`` with
+        the same ``random_state`` (``estimators_``).
+        """
         X, y = validate_data(self, X, y, accept_sparse="csr", dtype=np.float64, order="C")
         if sp.issparse(X) and not X.has_canonical_format:  # duplicate entries: sum them
             X = X.copy()
@@ -573,9 +613,13 @@ class DualCDClassifier(ClassifierMixin, BaseEstimator):
         check_classification_targets(y)
         self.classes_ = np.unique(y)
         check_n_classes(self.classes_, self.loss, ())
-        if len(self.classes_) != 2:
-            raise ValueError(f"Only binary classification is supported: DualCDClassifier got "
-                             f"y with {len(self.classes_)} classes.")
+        self.estimators_ = None
+        if self._needs_one_vs_rest(self.classes_):
+            self._fit_one_vs_rest(X, y, sample_weight)
+            self.alpha_ = np.vstack([e.alpha_ for e in self.estimators_])
+            self.duality_gap_ = np.array([e.duality_gap_ for e in self.estimators_])
+            self.n_iter_ = max(e.n_iter_ for e in self.estimators_)
+            return self
         sample_weight = check_sample_weight(sample_weight, X)
         label = np.searchsorted(self.classes_, y)
         if np.count_nonzero(np.bincount(label, weights=sample_weight)) < 2:
@@ -591,26 +635,23 @@ class DualCDClassifier(ClassifierMixin, BaseEstimator):
             X, y, self.C, loss=self.loss, tol=self.tol, max_iter=self.max_iter,
             shrinking=self.shrinking, bias=bias, sample_weight=sample_weight,
             sampling=self.sampling, record_every=self.record_every, backend=self.backend,
-            random_state=self.random_state)
+            random_state=self.random_state, verbose=self.verbose)
         self.coef_, self.intercept_ = w[None, :-1], np.array([bias * w[-1]])
         primal, dual = svm_objectives(X, y, w, self.alpha_, self.C, self.loss, bias,
                                       sample_weight)
         self.duality_gap_ = primal - dual
         return self
 
-    def decision_function(self, X):
-        """Scores :math:`w^\\top x + b` of ``classes_[1]``, shape (n,)."""
-        check_is_fitted(self)
+    def _decision_scores(self, X):
+        """Scores :math:`w^\\top x + b`: of ``classes_[1]``, shape (n,), for two classes;
+        one column per class otherwise."""
         X = validate_data(self, X, accept_sparse="csr", dtype=np.float64, reset=False)
-        return np.asarray(X @ self.coef_[0]).ravel() + self.intercept_[0]
-
-    def predict(self, X):
-        return labels_from_scores(self.decision_function(X), self.classes_)
+        scores = np.asarray(X @ self.coef_.T) + self.intercept_
+        return scores[:, 0] if scores.shape[1] == 1 else scores
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.input_tags.sparse = True
-        tags.classifier_tags.multi_class = False
         return tags
 
 
@@ -813,7 +854,7 @@ def gap_safe_screen(XtR, norm2, gap, alpha, n):
 
 def lasso_cd(X, y, alpha, *, coef_init=None, tol=1e-4, max_iter=1000, selection="cyclic",
              screening=True, gap_every=None, precompute="auto", X_offset=None, sqrt_sw=None,
-             record_every=None, backend="auto", random_state=None):
+             record_every=None, backend="auto", random_state=None, verbose=False):
     r"""Coordinate descent for the Lasso on prepared (already centred) arrays.
 
     Parameters
@@ -855,6 +896,8 @@ def lasso_cd(X, y, alpha, *, coef_init=None, tol=1e-4, max_iter=1000, selection=
         Record the trace every that many epochs.
     backend : {'auto', 'numba', 'numpy'}, default='auto'
     random_state : None, int or numpy.random.Generator, default=None
+    verbose : bool, default=False
+        A progress bar over the epochs for runs longer than a few seconds.
 
     Returns
     -------
@@ -866,6 +909,14 @@ def lasso_cd(X, y, alpha, *, coef_init=None, tol=1e-4, max_iter=1000, selection=
     history : dict of ndarray
         ``epoch``, ``seconds``, ``objective``, ``duality_gap``, ``n_active`` (features
         not screened out).
+
+    Raises
+    ------
+    KeyboardInterrupt
+        On Ctrl-C, at the end of the running chunk of epochs
+        (:func:`~lsl_lib._core.run_loop.run_chunks`). The gap is checked where the epochs
+        ask for it, never where a chunk ends, so the iterates do not depend on the chunks;
+        every step is exact (no step size): no divergence check.
     """
     if selection not in SELECTIONS:
         raise ValueError(f"selection must be one of {SELECTIONS}, got {selection!r}.")
@@ -964,34 +1015,32 @@ def lasso_cd(X, y, alpha, *, coef_init=None, tol=1e-4, max_iter=1000, selection=
         trace.record(epoch=epochs, seconds=trace.seconds, objective=primal, duality_gap=gap,
                      n_active=int(keep.sum()))
 
-    if record_every is not None:
-        record()
+    gap, converged = None, False
+
+    def step(start, stop):  # epochs start .. stop - 1; True once the gap is small enough
+        nonlocal gap, converged, epochs, row, uniforms
+        if gap is None:  # checked before any epoch: a warm start may be optimal already
+            gap = check_gap()
+            converged = gap <= gap_tol
+        while epochs < stop and not converged:
+            if selection == "random" and row == len(uniforms):
+                uniforms, row = rng.random((max(1, DRAW_SIZE // d), d)), 0
+            todo = stop - epochs if selection == "cyclic" else \
+                min(stop - epochs, len(uniforms) - row)
+            if gap_every is not None:  # stop at the next multiple of gap_every
+                todo = min(todo, gap_every - epochs % gap_every)
+            done, gap_asked = chunk(*chunk_args, w, R, norm2, float(n * alpha),
+                                    np.flatnonzero(keep), uniforms[row:row + todo], todo,
+                                    float(tol), *((gram,) if len(chunk_args) == 1 else ()))
+            epochs, row = epochs + done, row + done
+            if gap_asked or epochs == max_iter or (gap_every and epochs % gap_every == 0):
+                gap = check_gap()
+                converged = gap <= gap_tol
+        return converged
+
     with _one_blas_thread():
-        trace.start()
-        gap = check_gap()
-        trace.stop()
-        converged = gap <= gap_tol
-        for _, stop in chunk_bounds(max_iter, record_every):
-            while epochs < stop and not converged:
-                if selection == "random" and row == len(uniforms):
-                    uniforms, row = rng.random((max(1, DRAW_SIZE // d), d)), 0
-                todo = stop - epochs if selection == "cyclic" else \
-                    min(stop - epochs, len(uniforms) - row)
-                if gap_every is not None:  # stop at the next multiple of gap_every
-                    todo = min(todo, gap_every - epochs % gap_every)
-                trace.start()
-                done, gap_asked = chunk(*chunk_args, w, R, norm2, float(n * alpha),
-                                        np.flatnonzero(keep), uniforms[row:row + todo], todo,
-                                        float(tol), *((gram,) if len(chunk_args) == 1 else ()))
-                epochs, row = epochs + done, row + done
-                if gap_asked or epochs == max_iter or (gap_every and epochs % gap_every == 0):
-                    gap = check_gap()
-                    converged = gap <= gap_tol
-                trace.stop()
-            if record_every is not None:
-                record()
-            if converged:
-                break
+        run_chunks(trace, max_iter, step, record_every=record_every, record=record,
+                   verbose=verbose, desc="Lasso CD", unit="epoch")
     if not converged:
         _warn_not_converged(f"Lasso CD (max_iter={max_iter}, gap {gap:.2e} > {gap_tol:.2e})")
     return w, gap, epochs, trace.history()
@@ -1098,6 +1147,8 @@ class LassoCD(RegressorMixin, BaseEstimator):
     backend : {'auto', 'numba', 'numpy'}, default='auto'
     random_state : None, int or numpy.random.Generator, default=None
         Seeds ``selection='random'``.
+    verbose : bool, default=False
+        A progress bar over the epochs for fits longer than a few seconds.
 
     Attributes
     ----------
@@ -1110,6 +1161,12 @@ class LassoCD(RegressorMixin, BaseEstimator):
     history_ : dict of ndarray
         See :func:`lasso_cd`.
     n_features_in_ : int
+
+    Notes
+    -----
+    *Interrupting.* Ctrl-C (or Jupyter's interrupt) stops a fit at the end of the running
+    chunk of epochs (:func:`~lsl_lib._core.run_loop.run_chunks`) and leaves the estimator
+    unfitted.
 
     See Also
     --------
@@ -1138,12 +1195,13 @@ class LassoCD(RegressorMixin, BaseEstimator):
         "screening": ["boolean"],
         "gap_every": [Interval(Integral, 1, None, closed="left"), None],
         "precompute": [StrOptions({"auto"}), "boolean"],
+        "verbose": ["boolean"],
         **_CD_CONSTRAINTS,
     }
 
     def __init__(self, alpha=1.0, fit_intercept=True, max_iter=1000, tol=1e-4,
                  selection="cyclic", screening=True, gap_every=None, precompute="auto",
-                 record_every=None, backend="auto", random_state=None):
+                 record_every=None, backend="auto", random_state=None, verbose=False):
         self.alpha = alpha
         self.fit_intercept = fit_intercept
         self.max_iter = max_iter
@@ -1155,7 +1213,9 @@ class LassoCD(RegressorMixin, BaseEstimator):
         self.record_every = record_every
         self.backend = backend
         self.random_state = random_state
+        self.verbose = verbose
 
+    @unfitted_on_interrupt
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y, sample_weight=None):
         """Fit the Lasso; with ``sample_weight``, the loss is
@@ -1188,7 +1248,7 @@ class LassoCD(RegressorMixin, BaseEstimator):
             X, y, self.alpha, tol=self.tol, max_iter=self.max_iter, selection=self.selection,
             screening=self.screening, gap_every=self.gap_every, precompute=self.precompute,
             record_every=self.record_every, backend=self.backend, random_state=self.random_state,
-            **centring)
+            verbose=self.verbose, **centring)
         self.intercept_ = float(y_offset - X_offset @ self.coef_)
         return self
 
@@ -1208,8 +1268,8 @@ class LassoCD(RegressorMixin, BaseEstimator):
 # ----------------------------------------------------------------------------
 
 def block_cd_kernel_ridge(X, y, lam, *, kernel="gaussian", gamma=None, degree=3, coef0=1.0,
-                          block_size=512, order="random", n_epochs=100, tol=1e-6,
-                          record_every=None, random_state=None):
+                          block_size=512, order="random", n_epochs=100, tol=1e-4,
+                          record_every=None, random_state=None, verbose=False):
     r"""Solve :math:`(K + \lambda I)\alpha = y` by block coordinate descent.
 
     Each epoch splits the n coordinates into blocks of ``block_size`` (those of a new
@@ -1238,11 +1298,17 @@ def block_cd_kernel_ridge(X, y, lam, *, kernel="gaussian", gamma=None, degree=3,
         Fixed blocks can converge far more slowly than random ones.
     n_epochs : int, default=100
         Maximum number of epochs.
-    tol : float, default=1e-6
-        Stop after the epoch where :math:`\|r\|/\|y\| \le` tol.
+    tol : float, default=1e-4
+        Stop after the epoch where :math:`\|r\|/\|y\| \le` tol. The fitted values
+        :math:`K\alpha` are then within tol :math:`\|y\|` of the exact solve's:
+        :math:`K(\alpha^* - \alpha) = K(K + \lambda I)^{-1} r` and
+        :math:`\|K(K + \lambda I)^{-1}\| < 1` (the rule and default of scikit-learn's
+        ``Ridge`` iterative solvers).
     record_every : int or None, default=None
         Record the trace every that many epochs.
     random_state : None, int or numpy.random.Generator, default=None
+    verbose : bool, default=False
+        A progress bar over the blocks for runs longer than a few seconds.
 
     Returns
     -------
@@ -1252,6 +1318,14 @@ def block_cd_kernel_ridge(X, y, lam, *, kernel="gaussian", gamma=None, degree=3,
     history : dict of ndarray
         ``epoch``, ``seconds``, ``objective`` (:math:`\frac12\alpha^\top(K+\lambda I)\alpha -
         y^\top\alpha = -\frac12\alpha^\top(y + r)`), ``relative_residual``.
+
+    Raises
+    ------
+    KeyboardInterrupt
+        On Ctrl-C, at the end of the running chunk of blocks
+        (:func:`~lsl_lib._core.run_loop.run_chunks`: its unit is one block, so that a
+        stop waits for one block's kernel columns, not an epoch's). Every step is an exact
+        block minimisation (no step size): no divergence check.
     """
     if order not in ORDERS:
         raise ValueError(f"order must be one of {ORDERS}, got {order!r}.")
@@ -1277,31 +1351,41 @@ def block_cd_kernel_ridge(X, y, lam, *, kernel="gaussian", gamma=None, degree=3,
         trace.record(epoch=epochs, seconds=trace.seconds, objective=-0.5 * np.vdot(alpha, y + r),
                      relative_residual=relative_residual)
 
-    if record_every is not None:
-        record()
-    for _, stop in chunk_bounds(n_epochs, record_every):
-        trace.start()
-        while epochs < stop and relative_residual > tol:
-            perm = rng.permutation(n) if order == "random" else None
-            for start in range(0, n, block_size):
-                B = slice(start, start + block_size) if perm is None \
-                    else perm[start:start + block_size]
-                K_B = K[:, B] if K is not None else kernel_matrix(X, X[B], **kernel_args)
-                factor = factors.get(start) if perm is None else None
-                if factor is None:
-                    factor = scipy.linalg.cho_factor(K_B[B] + lam * np.eye(K_B.shape[1]),
-                                                      lower=True, overwrite_a=True)
-                    if perm is None:
-                        factors[start] = factor
-                delta = scipy.linalg.cho_solve(factor, r[B])
-                alpha[B] += delta
-                r -= K_B @ delta
-                r[B] -= lam * delta
-            epochs += 1
-            relative_residual = np.linalg.norm(r) / y_norm
-        trace.stop()
-        if record_every is not None:
-            record()
+    n_blocks = -(-n // block_size)
+    perm = None  # the random order of the running epoch
+
+    def step(start, stop):  # blocks start .. stop - 1: block b of epoch e is e n_blocks + b
+        nonlocal perm, epochs, relative_residual, r
+        if relative_residual <= tol:  # y = 0: alpha = 0 solves it
+            return True
+        for unit in range(start, stop):
+            first = unit % n_blocks * block_size
+            if order == "random" and first == 0:
+                perm = rng.permutation(n)
+            B = slice(first, first + block_size) if order == "cyclic" \
+                else perm[first:first + block_size]
+            K_B = K[:, B] if K is not None else kernel_matrix(X, X[B], **kernel_args)
+            factor = factors.get(first) if order == "cyclic" else None
+            if factor is None:
+                factor = scipy.linalg.cho_factor(K_B[B] + lam * np.eye(K_B.shape[1]),
+                                                  lower=True, overwrite_a=True)
+                if order == "cyclic":
+                    factors[first] = factor
+            delta = scipy.linalg.cho_solve(factor, r[B])
+            alpha[B] += delta
+            r -= K_B @ delta
+            r[B] -= lam * delta
+            if first + block_size >= n:  # the epoch's last block: test the residual
+                epochs += 1
+                relative_residual = np.linalg.norm(r) / y_norm
+                if relative_residual <= tol:
+                    return True
+        return False
+
+    with _one_blas_thread():  # numpy's products and scipy's Cholesky: two BLAS pools
+        run_chunks(trace, n_epochs * n_blocks, step,
+                   record_every=None if record_every is None else record_every * n_blocks,
+                   record=record, verbose=verbose, desc="block CD", unit="block")
     if relative_residual > tol:
         _warn_not_converged(f"Block CD (n_epochs={n_epochs}, relative residual "
                             f"{relative_residual:.2e} > tol={tol})")
@@ -1311,36 +1395,52 @@ def block_cd_kernel_ridge(X, y, lam, *, kernel="gaussian", gamma=None, degree=3,
 class BlockCDKernelRidge(RegressorMixin, BaseEstimator):
     r"""Kernel ridge regression solved by block coordinate descent (Tu et al. 2016).
 
-    The model of :class:`lsl_lib.kernels.KernelRidge`, :math:`\alpha = (K + \lambda I)^{-1}y`
-    and :math:`f(x) = \sum_i \alpha_i k(x_i, x)`, reached by exact block steps instead
-    of one Cholesky of the n × n matrix: O(n b) memory instead of O(n²), and
-    :math:`O(n b^2 + n^2 d)` time per epoch (see :func:`block_cd_kernel_ridge`).
+    The model of :class:`lsl_lib.kernels.KernelRidge`, :math:`\alpha = (K + \lambda I)^{-1}
+    (y - b)` and :math:`f(x) = \sum_i \alpha_i k(x_i, x) + b`, with the intercept b the
+    mean of the targets (``fit_intercept=True``) or 0 (``KernelRidge``'s model exactly),
+    reached by exact block steps instead of one Cholesky of the n × n matrix: O(n b)
+    memory instead of O(n²), and :math:`O(n b^2 + n^2 d)` time per epoch (see
+    :func:`block_cd_kernel_ridge`).
 
     Parameters
     ----------
     lam : float, default=1.0
         Regularisation :math:`\lambda > 0`.
     kernel : {'linear', 'polynomial', 'gaussian', 'laplacian', 'cauchy'}, default='gaussian'
-    gamma : float or None, default=None
-        Kernel width; ``None`` is 1/d.
+    gamma : float, 'scale' or None, default='scale'
+        Kernel width; ``'scale'`` is :math:`1/(d\,\operatorname{Var}(X))`, as in
+        :class:`~lsl_lib.kernels.KernelRidge` (:func:`~lsl_lib.kernels.fitted_gamma`);
+        ``None`` is 1/d.
     degree : int, default=3
     coef0 : float, default=1.0
+    fit_intercept : bool, default=True
+        Centre the targets: fit :math:`y - \bar y` and add :math:`\bar y` back to the
+        predictions (the intercept of kernel ridge; not penalised). False fits y itself,
+        as :class:`~lsl_lib.kernels.KernelRidge` and scikit-learn's ``KernelRidge`` do.
     block_size : int, default=512
         b, the coordinates updated together (one exact solve when b >= n).
     order : {'random', 'cyclic'}, default='random'
         The blocks of a new random permutation each epoch, or fixed consecutive blocks.
     n_epochs : int, default=100
         Maximum number of epochs.
-    tol : float, default=1e-6
-        Stop when :math:`\|y - (K + \lambda I)\alpha\|/\|y\| \le` tol.
+    tol : float, default=1e-4
+        Stop when :math:`\|y - (K + \lambda I)\alpha\|/\|y\| \le` tol (y centred with
+        ``fit_intercept``): the fitted values are then within tol :math:`\|y\|` of the
+        exact solve's (see :func:`block_cd_kernel_ridge`).
     record_every : int or None, default=None
         Record ``history_`` every that many epochs.
     random_state : None, int or numpy.random.Generator, default=None
+    verbose : bool, default=False
+        A progress bar over the blocks for fits longer than a few seconds.
 
     Attributes
     ----------
     dual_coef_ : ndarray of shape (n_samples,) or (n_samples, n_targets)
         :math:`\alpha`.
+    intercept_ : float or ndarray of shape (n_targets,)
+        b: the mean of the training targets, or 0 without ``fit_intercept``.
+    gamma_ : float
+        The kernel width used.
     X_fit_ : ndarray of shape (n_samples, n_features)
     n_iter_ : int
         Epochs run.
@@ -1350,7 +1450,23 @@ class BlockCDKernelRidge(RegressorMixin, BaseEstimator):
 
     See Also
     --------
-    lsl_lib.kernels.KernelRidge : the exact solve.
+    lsl_lib.kernels.KernelRidge : the exact solve (of ``fit_intercept=False``).
+
+    Notes
+    -----
+    The defaults, on cpu_act (8 192 rows, 21 features; targets of mean 84 and standard
+    deviation 18; three quarters for training): held-out :math:`R^2` 0.868 on the raw
+    features and 0.898 behind ``StandardScaler``, against 0.872 and 0.838 for
+    ``KernelRidge()`` (the same model without the intercept) and 0.721 for ``Ridge()``.
+    The earlier defaults (``gamma=None``: 1/d, no intercept) gave -20.5 on the raw
+    features: their spreads of up to :math:`10^6` made :math:`K \approx I`, and the
+    predictions 0 away from the training rows. The intercept makes the model follow a
+    shift of the targets, as ``Ridge``'s does; the Gaussian kernel alone fits a constant
+    only as well as :math:`\lambda` lets it. ``tol=1e-4`` took 6 to 7 epochs there; the
+    :math:`R^2` was that of the exact solve to 0.001 after 4.
+
+    *Interrupting.* Ctrl-C (or Jupyter's interrupt) stops a fit at the end of the running
+    block (:func:`~lsl_lib._core.run_loop.run_chunks`) and leaves the estimator unfitted.
 
     References
     ----------
@@ -1369,49 +1485,60 @@ class BlockCDKernelRidge(RegressorMixin, BaseEstimator):
 
     _parameter_constraints = {
         "lam": [Interval(Real, 0, None, closed="neither")],
-        **_KERNEL_CONSTRAINTS,
+        **_LEARNER_KERNEL_CONSTRAINTS,
+        "fit_intercept": ["boolean"],
         "block_size": [Interval(Integral, 1, None, closed="left")],
         "order": [StrOptions(set(ORDERS))],
         "n_epochs": [Interval(Integral, 1, None, closed="left")],
         "tol": [Interval(Real, 0, None, closed="left")],
         "record_every": ITERATIVE_CONSTRAINTS["record_every"],
         "random_state": ITERATIVE_CONSTRAINTS["random_state"],
+        "verbose": ["boolean"],
     }
 
-    def __init__(self, lam=1.0, kernel="gaussian", gamma=None, degree=3, coef0=1.0,
-                 block_size=512, order="random", n_epochs=100, tol=1e-6, record_every=None,
-                 random_state=None):
+    def __init__(self, lam=1.0, kernel="gaussian", gamma="scale", degree=3, coef0=1.0,
+                 fit_intercept=True, block_size=512, order="random", n_epochs=100, tol=1e-4,
+                 record_every=None, random_state=None, verbose=False):
         self.lam = lam
         self.kernel = kernel
         self.gamma = gamma
         self.degree = degree
         self.coef0 = coef0
+        self.fit_intercept = fit_intercept
         self.block_size = block_size
         self.order = order
         self.n_epochs = n_epochs
         self.tol = tol
         self.record_every = record_every
         self.random_state = random_state
+        self.verbose = verbose
 
+    @unfitted_on_interrupt
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
         X, y = validate_data(self, X, y, dtype=np.float64, multi_output=True, y_numeric=True)
+        y = y.astype(np.float64)
+        self.gamma_ = fitted_gamma(self.gamma, X)
+        self.intercept_ = y.mean(axis=0) if self.fit_intercept else np.zeros(y.shape[1:])
+        if self.intercept_.ndim == 0:
+            self.intercept_ = float(self.intercept_)
         self.dual_coef_, self.n_iter_, self.history_ = block_cd_kernel_ridge(
-            X, y.astype(np.float64), self.lam, kernel=self.kernel, gamma=self.gamma,
+            X, y - self.intercept_, self.lam, kernel=self.kernel, gamma=self.gamma_,
             degree=self.degree, coef0=self.coef0, block_size=self.block_size, order=self.order,
             n_epochs=self.n_epochs, tol=self.tol, record_every=self.record_every,
-            random_state=self.random_state)
+            random_state=self.random_state, verbose=self.verbose)
         self.X_fit_ = X
         return self
 
     def predict(self, X):
-        """:math:`f(x) = \\sum_i \\alpha_i k(x_i, x)`, by row blocks of X (bounded memory)."""
+        """:math:`f(x) = \\sum_i \\alpha_i k(x_i, x) + b`, by row blocks of X (bounded memory)."""
         check_is_fitted(self)
         X = validate_data(self, X, dtype=np.float64, reset=False)
         rows = max(1, BLOCK_ELEMENTS // len(self.X_fit_))
         return np.concatenate([
-            kernel_matrix(X[s:s + rows], self.X_fit_, self.kernel, self.gamma, self.degree,
-                          self.coef0) @ self.dual_coef_ for s in range(0, len(X), rows)])
+            kernel_matrix(X[s:s + rows], self.X_fit_, self.kernel, self.gamma_, self.degree,
+                          self.coef0) @ self.dual_coef_ for s in range(0, len(X), rows)]) \
+            + self.intercept_
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
