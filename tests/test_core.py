@@ -325,3 +325,15 @@ def test_one_vs_rest_weights_the_positive_class_as_liblinear():
 
 def test_no_predict_proba_without_a_probability_model():
     assert not hasattr(_Centroid(), "predict_proba")
+
+
+def test_balanced_one_vs_rest_weights_count_the_sample_weights():
+    from sklearn.utils.class_weight import compute_class_weight
+
+    rng = np.random.default_rng(2)
+    X, y = rng.normal(size=(40, 2)), np.repeat([0, 1, 2, 2], 10)
+    w = rng.uniform(0.5, 2.0, 40)
+    model = _Centroid(class_weight="balanced").fit(X, y, sample_weight=w)
+    balanced = compute_class_weight("balanced", classes=np.arange(3), y=y, sample_weight=w)
+    expected = _Centroid().fit(X, y == 2, w * np.where(y == 2, balanced[2], 1.0))
+    np.testing.assert_allclose(model.coef_[2], expected.coef_[0])

@@ -94,11 +94,11 @@ class ScoreClassifierMixin(ClassifierMixin):
         passes ``(X, y == class)`` to each copy.
         """
         class_weight = getattr(self, "class_weight", None)
-        if isinstance(class_weight, str):  # 'balanced': the weights of the whole data
+        if isinstance(class_weight, str):  # 'balanced': of the whole (weighted) data, as LinearSVC
             from sklearn.utils.class_weight import compute_class_weight
 
             class_weight = dict(zip(self.classes_, compute_class_weight(
-                class_weight, classes=self.classes_, y=y)))
+                class_weight, classes=self.classes_, y=y, sample_weight=sample_weight)))
         if not partial or not self._is_one_vs_rest():
             params = {"class_weight": None} if "class_weight" in self.get_params() else {}
             self.estimators_ = [clone(self).set_params(**params) for _ in self.classes_]
