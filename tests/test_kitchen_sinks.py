@@ -1,19 +1,31 @@
 """Random kitchen sinks: the box |alpha_k| <= C/K after every fit, the unconstrained fits
 against least squares and logistic regression on the same features, what a loose and a
 tight box do, the feature families' formulas and bounds, a custom (phi, sampler) pair,
-seeds, scikit-learn's contract and bad input."""
+seeds, the defaults (a box scaled to the targets, the intercept, the log loss), the
+warnings of a box-limited fit and of badly scaled features, Ctrl-C during a fit,
+scikit-learn's contract and bad input."""
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+import warnings
+
 import numpy as np
 import pytest
 import scipy.sparse as sp
 from numpy.testing import assert_allclose, assert_array_equal
 from sklearn.base import clone
 from sklearn.datasets import make_classification, make_regression
+from sklearn.exceptions import NotFittedError
 from sklearn.linear_model import LogisticRegression
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from lsl_lib.kitchen_sinks import (FEATURES, RandomKitchenSinksClassifier,
-                                   RandomKitchenSinksRegressor, draw_features, feature_matrix,
-                                   fit_hinge, fit_log, fit_squared)
+from lsl_lib.kitchen_sinks import (AUTO_BOX, FEATURES, NOISE_EXPONENT, BoxLimitedWarning,
+                                   RandomKitchenSinksClassifier, RandomKitchenSinksRegressor,
+                                   draw_features, feature_matrix, fit_hinge, fit_log,
+                                   fit_squared, kernel_exponent)
 from lsl_lib.random_binning import bin_indices
 
 
@@ -30,6 +42,11 @@ def _regression(n=300, d=4, seed=0):
 
 # ------------------------------------------------------------------ the box
 
+#: Tests that set a tight box on purpose: the warning that says so is expected there.
+_TIGHT_BOX = pytest.mark.filterwarnings("ignore::lsl_lib.kitchen_sinks.BoxLimitedWarning")
+
+
+@_TIGHT_BOX
 @pytest.mark.parametrize("feature", FEATURES)
 @pytest.mark.parametrize("make, loss", [
     (RandomKitchenSinksClassifier, "hinge"),
@@ -48,28 +65,38 @@ def test_box_holds_after_every_fit(make, loss, feature):
     assert est.n_active_constraints_ == np.sum(np.abs(est.coef_) >= C / K * (1 - 1e-6))
 
 
-def test_unconstrained_squared_is_least_squares():
+@pytest.mark.parametrize("fit_intercept", [False, True])
+def test_unconstrained_squared_is_least_squares(fit_intercept):
     X, y = _regression()
-    est = RandomKitchenSinksRegressor(n_components=50, C=None, random_state=0).fit(X, y)
+    est = RandomKitchenSinksRegressor(n_components=50, C=None, fit_intercept=fit_intercept,
+                                      random_state=0).fit(X, y)
     Phi = est.transform_features(X)
-    assert_allclose(est.coef_, np.linalg.lstsq(Phi, y, rcond=None)[0], rtol=1e-8, atol=1e-10)
+    A = np.column_stack([Phi, np.ones(len(y))]) if fit_intercept else Phi
+    ref = np.linalg.lstsq(A, y, rcond=None)[0]
+    assert_allclose(est.coef_, ref[:50], rtol=1e-8, atol=1e-10)
+    assert_allclose(est.intercept_, ref[50] if fit_intercept else 0.0, rtol=1e-8, atol=1e-10)
     assert est.n_active_constraints_ == 0 and est.bound_ is None
 
 
-def test_unconstrained_log_is_logistic_regression():
+@pytest.mark.parametrize("fit_intercept", [False, True])
+def test_unconstrained_log_is_logistic_regression(fit_intercept):
     X, y = _classification(n=400)
     est = RandomKitchenSinksClassifier(n_components=20, C=None, loss="log", gamma=0.2,
-                                       tol=1e-10, random_state=0).fit(X, y)
+                                       fit_intercept=fit_intercept, tol=1e-10,
+                                       random_state=0).fit(X, y)
     Phi = est.transform_features(X)
-    ref = LogisticRegression(C=1e12, fit_intercept=False, tol=1e-12, max_iter=10_000).fit(Phi, y)
+    ref = LogisticRegression(C=1e12, fit_intercept=fit_intercept, tol=1e-12,
+                             max_iter=10_000).fit(Phi, y)
     assert_allclose(est.coef_, ref.coef_, rtol=1e-4, atol=1e-5)
+    assert_allclose(est.intercept_, ref.intercept_, rtol=1e-4, atol=1e-5)
     assert_allclose(est.predict_proba(X), ref.predict_proba(Phi), atol=1e-6)
 
 
 def test_unconstrained_hinge_reaches_the_minimum_of_a_reference_solver():
     """The LP's optimum is the smallest hinge risk: no other solver's point beats it."""
     X, y = _classification(n=200)
-    est = RandomKitchenSinksClassifier(n_components=15, C=None, random_state=0).fit(X, y)
+    est = RandomKitchenSinksClassifier(n_components=15, C=None, loss="hinge",
+                                       fit_intercept=False, random_state=0).fit(X, y)
     Phi = est.transform_features(X)
     s = np.where(y == 1, 1.0, -1.0)
     risk = np.maximum(0, 1 - s * (Phi @ est.coef_[0])).mean()
@@ -80,18 +107,18 @@ def test_unconstrained_hinge_reaches_the_minimum_of_a_reference_solver():
     assert risk <= other + 1e-9
 
 
-@pytest.mark.parametrize("fit, target", [
-    (fit_squared, "real"), (fit_log, "sign"), (fit_hinge, "sign")])
-def test_loose_box_leaves_the_unconstrained_solution(fit, target):
+@pytest.mark.parametrize("fit, target, options", [
+    (fit_squared, "real", {}), (fit_log, "sign", {"tol": 1e-8}), (fit_hinge, "sign", {})])
+def test_loose_box_leaves_the_unconstrained_solution(fit, target, options):
     X, y = _classification(n=300)
     rng = np.random.default_rng(0)
     Phi = feature_matrix("fourier", X, draw_features("fourier", X, 10, 0.2, rng))
     t = np.where(y == 1, 1.0, -1.0)
     if target == "real":
         t = t + 0.3 * rng.normal(size=len(t))
-    free = fit(Phi, t, None)[0]
-    loose = fit(Phi, t, 10 * np.abs(free).max())[0]
-    tight = fit(Phi, t, np.abs(free).max() / 4)[0]
+    free = fit(Phi, t, None, **options)[0]
+    loose = fit(Phi, t, 10 * np.abs(free).max(), **options)[0]
+    tight = fit(Phi, t, np.abs(free).max() / 4, **options)[0]
     if fit is fit_hinge:  # the LP's minimiser need not be unique: compare the risks
         def risk(a):
             return np.maximum(0, 1 - t * (Phi @ a)).mean()
@@ -192,6 +219,7 @@ def test_every_family_is_bounded_by_one(feature):
     assert Phi.shape == (100, 50) and np.all(np.abs(Phi) <= 1.0)
 
 
+@_TIGHT_BOX
 @pytest.mark.parametrize("feature", FEATURES)
 def test_csr_input_gives_the_dense_fit(feature):
     X, y = _classification(n=120, d=6)
@@ -215,7 +243,9 @@ def test_custom_pair():
     W = sampler(np.random.default_rng(3), X.shape[1], 12)["W"]
     assert_allclose(est.feature_params_["W"], W)
     assert_allclose(est.transform_features(X), np.tanh(X @ W))
-    assert_allclose(est.coef_, fit_squared(np.tanh(X @ W), y, 1.0 / 12)[0], rtol=1e-10)
+    ref = fit_squared(np.tanh(X @ W), y, 1.0 / 12, fit_intercept=True)[0]
+    assert_allclose(est.coef_, ref[:-1], rtol=1e-10)
+    assert_allclose(est.intercept_, ref[-1], rtol=1e-10)
 
 
 def test_same_seed_same_model_and_clone():
@@ -233,18 +263,21 @@ def test_multiclass_is_one_vs_rest():
                                        random_state=0).fit(X, y)
     Phi = est.transform_features(X)
     for j, c in enumerate(est.classes_):
-        assert_allclose(est.coef_[j], fit_log(Phi, np.where(y == c, 1.0, -1.0), 3.0 / 15)[0],
-                        rtol=1e-10)
-    assert_array_equal(est.predict(X), est.classes_[np.argmax(Phi @ est.coef_.T, axis=1)])
+        ref = fit_log(Phi, np.where(y == c, 1.0, -1.0), 3.0 / 15, fit_intercept=True)[0]
+        assert_allclose(est.coef_[j], ref[:-1], rtol=1e-10)
+        assert_allclose(est.intercept_[j], ref[-1], rtol=1e-10)
+    assert_array_equal(est.predict(X),
+                       est.classes_[np.argmax(Phi @ est.coef_.T + est.intercept_, axis=1)])
 
 
+@_TIGHT_BOX
 def test_box_trades_training_fit_for_a_smaller_function():
-    """A smaller C: a larger training risk, a sup-norm ||f|| <= C."""
+    """A smaller C: a larger training risk, a sup-norm ||f - b|| <= C."""
     X, y = _regression()
     risks = []
     for C in (0.1, 1.0, 10.0):
         est = RandomKitchenSinksRegressor(n_components=30, C=C, random_state=0).fit(X, y)
-        assert np.abs(est.predict(X)).max() <= C
+        assert np.abs(est.predict(X) - est.intercept_).max() <= C
         risks.append(np.mean((est.predict(X) - y) ** 2))
     assert risks[0] > risks[1] > risks[2]
 
@@ -259,7 +292,12 @@ _DATA_DEPENDENT_P = "the features are drawn from the training inputs' box or row
 
 
 @parametrize_with_checks([
-    RandomKitchenSinksClassifier(n_components=20, random_state=0),
+    RandomKitchenSinksClassifier(),  # the defaults: log loss, intercept, C='auto'
+    RandomKitchenSinksRegressor(),
+    # the former defaults; a tight box keeps the hinge's minimiser unique on the checks'
+    # separable data sets (a loose box leaves many, and sample_weight's checks compare them)
+    RandomKitchenSinksClassifier(n_components=20, C=10.0, loss="hinge", fit_intercept=False,
+                                 random_state=0),
     RandomKitchenSinksClassifier(n_components=20, feature="binning", random_state=0),
     RandomKitchenSinksClassifier(n_components=20, loss="log", feature="bump",
                                  fit_intercept=True, random_state=0),
