@@ -5,6 +5,7 @@ seeds, the defaults (a box scaled to the targets, the intercept, the log loss), 
 warnings of a box-limited fit and of badly scaled features, Ctrl-C during a fit,
 scikit-learn's contract and bad input."""
 import os
+import select
 import signal
 import subprocess
 import sys
@@ -282,6 +283,194 @@ def test_box_trades_training_fit_for_a_smaller_function():
     assert risks[0] > risks[1] > risks[2]
 
 
+# ------------------------------------------------------------------ the defaults and their warnings
+
+def _far_from_zero(seed=0):
+    """The review's D5 reproducer: a linear target near 80."""
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(500, 5))
+    return X, 80 + X @ rng.normal(size=5)
+
+
+def test_default_regressor_fits_a_target_far_from_zero():
+    """Review D5: C=10, no intercept gave R^2 -746 with all 100 weights on the box."""
+    X, y = _far_from_zero()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # neither the box nor the scale warns
+        est = RandomKitchenSinksRegressor(random_state=0).fit(X, y)
+    assert est.score(X, y) > 0.9
+    assert est.n_active_constraints_ < est.n_components / 10
+    assert est.C_ == pytest.approx(AUTO_BOX * y.std(), rel=1e-12)
+
+
+def test_former_defaults_warn_that_the_box_shaped_the_fit():
+    X, y = _far_from_zero()
+    with pytest.warns(BoxLimitedWarning, match=r"100 of 100 weights sit on the box.*Raise C.*"
+                                               r"fit_intercept=True"):
+        est = RandomKitchenSinksRegressor(n_components=100, C=10.0, fit_intercept=False,
+                                          random_state=0).fit(X, y)
+    assert est.score(X, y) < 0 and est.n_active_constraints_ == 100
+    with pytest.warns(BoxLimitedWarning, match="Raise C") as caught:  # with intercept: C alone
+        RandomKitchenSinksRegressor(C=0.01, random_state=0).fit(X, y)
+    assert "fit_intercept" not in str(caught[0].message)
+
+
+def test_auto_box_follows_the_targets_scale():
+    """C='auto' is AUTO_BOX std(y): fitting a y + c gives a f + c, also where the box binds."""
+    rng = np.random.default_rng(0)
+    X, y = rng.normal(size=(60, 2)), rng.normal(size=60)
+    kw = dict(n_components=50, gamma=0.05, random_state=0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", BoxLimitedWarning)
+        est = RandomKitchenSinksRegressor(**kw).fit(X, y)
+        scaled = RandomKitchenSinksRegressor(**kw).fit(X, 1000 * y - 7)
+    assert 0 < est.n_active_constraints_ == scaled.n_active_constraints_
+    assert scaled.C_ == pytest.approx(1000 * est.C_, rel=1e-12)
+    assert_allclose(scaled.predict(X), 1000 * est.predict(X) - 7, rtol=1e-8, atol=1e-8)
+    without = RandomKitchenSinksRegressor(fit_intercept=False, **kw).fit(X, y + 5)
+    assert without.C_ == pytest.approx(AUTO_BOX * np.sqrt(np.mean((y + 5) ** 2)), rel=1e-12)
+
+
+def test_default_classifier_is_the_log_loss_with_an_intercept():
+    """Review D5: on 90/10 classes the former defaults predicted the majority class."""
+    X, y = make_classification(n_samples=3000, n_features=10, n_informative=5, weights=[0.9],
+                               flip_y=0.02, random_state=0)
+    train, test = slice(0, 1500), slice(1500, None)
+    est = RandomKitchenSinksClassifier(random_state=0).fit(X[train], y[train])
+    majority = max(y[test].mean(), 1 - y[test].mean())
+    assert est.score(X[test], y[test]) > majority + 0.03
+    assert est.loss == "log" and est.C_ == AUTO_BOX and est.intercept_[0] != 0
+    assert_allclose(est.predict_proba(X[test]).sum(axis=1), 1.0)
+    assert est.n_active_constraints_ < est.n_components / 2
+
+
+def test_kernel_exponent_is_gamma_times_the_mean_pairwise_distance():
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(40, 3)) * [1.0, 10.0, 0.1] + 5
+    diff = X[:, None, :] - X[None, :, :]  # all ordered pairs, as E over independent rows
+    assert kernel_exponent("fourier", X, 0.3) == pytest.approx(
+        0.3 * np.mean(np.sum(diff ** 2, axis=2)), rel=1e-12)
+    assert kernel_exponent("bump", X, 0.3) == kernel_exponent("fourier", X, 0.3)
+    assert kernel_exponent("binning", X, 0.3) >= 0.3 * np.mean(np.abs(diff).sum(axis=2))
+    Xs = np.where(np.abs(X - 5) > 1, X, 0.0)
+    for feature in FEATURES:
+        assert kernel_exponent(feature, sp.csr_matrix(Xs), 0.3) == pytest.approx(
+            kernel_exponent(feature, Xs, 0.3), rel=1e-10)
+
+
+@pytest.mark.parametrize("feature", FEATURES)
+def test_a_column_of_a_much_larger_scale_warns(feature):
+    """Review D19: one column times 1e6 sends the sinks to noise; say so, name the cure."""
+    X, y = _classification(n=200, d=5)
+    X = (X - X.mean(axis=0)) / X.std(axis=0)
+    kw = dict(n_components=20, feature=feature, random_state=0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", UserWarning)  # standardised: no warning
+        RandomKitchenSinksClassifier(**kw).fit(X, y)
+    X[:, 0] *= 1e6
+    assert kernel_exponent(feature, X, 1 / 5) > NOISE_EXPONENT
+    with pytest.warns(UserWarning, match="gamma=0.2 is far too large.*Standardise the features"):
+        RandomKitchenSinksClassifier(**kw).fit(X, y)
+
+
+def test_hinge_lp_stops_at_its_time_limit_naming_it():
+    X, y = _classification(n=3000, d=5)
+    est = RandomKitchenSinksClassifier(loss="hinge", time_limit=1e-3, random_state=0)
+    with pytest.raises(RuntimeError, match=r"did not finish within time_limit=0.001 s.*"
+                                           r"loss='log'"):
+        est.fit(X, y)
+    assert not hasattr(est, "coef_")
+
+
+def test_an_interrupted_fit_leaves_the_estimator_unfitted():
+    def sampler(rng, n_features, K):
+        return rng.normal(size=(n_features, K))
+
+    def phi(X, W):
+        if len(X) == 99:  # the interruption, where a solver would be
+            raise KeyboardInterrupt
+        return np.cos(X @ W)
+
+    X, y = _regression(n=100)
+    est = RandomKitchenSinksRegressor(n_components=5, feature=(phi, sampler), random_state=0)
+    est.fit(X, y)
+    with pytest.raises(KeyboardInterrupt):
+        est.fit(X[:99], y[:99])
+    assert not [name for name in vars(est) if name.endswith("_")]
+    with pytest.raises(NotFittedError):
+        est.predict(X)
+
+
+_CHILD = textwrap.dedent("""
+    import sys
+    import numpy as np
+    import scipy.optimize._linprog_highs as linprog_highs
+    from lsl_lib.kitchen_sinks import RandomKitchenSinksClassifier
+
+    highs = linprog_highs._highs_wrapper
+
+    def announced(*args, **kwargs):  # says when HiGHS' compiled solve starts
+        print("in HiGHS", flush=True)
+        return highs(*args, **kwargs)
+
+    linprog_highs._highs_wrapper = announced
+    loss, n = sys.argv[1], int(sys.argv[2])
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(n, 10))
+    y = (X[:, 0] + X[:, 1] ** 2 + rng.normal(size=n) > 1).astype(int)
+    est = RandomKitchenSinksClassifier(n_components=200, loss=loss, time_limit=None,
+                                       random_state=0)
+    print("fitting", flush=True)
+    try:
+        while True:  # log: 50 L-BFGS-B steps a fit; hinge: one LP of several seconds
+            est.fit(X, y)
+    except KeyboardInterrupt:
+        print("interrupted, fitted:", hasattr(est, "coef_"), flush=True)
+        raise
+""")
+
+
+def _wait_for_line(child, expected, timeout=120):
+    """Read the child's stdout until ``expected`` (at most ``timeout`` seconds)."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if select.select([child.stdout], [], [], 1.0)[0]:
+            line = child.stdout.readline()
+            assert line, f"the child ended before printing {expected!r}"
+            if line.strip() == expected:
+                return
+    raise AssertionError(f"the child did not print {expected!r} within {timeout} s")
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGINT to a child process is POSIX")
+@pytest.mark.parametrize("loss, n, started", [("log", 20_000, "fitting"),
+                                              ("hinge", 10_000, "in HiGHS")])
+def test_ctrl_c_stops_a_fit_within_seconds(loss, n, started):
+    """Issue 22: SIGINT (Ctrl-C, Jupyter's interrupt) stops the L-BFGS-B fit, and the HiGHS
+    LP (review: ignored for 20 s and more), within a second or two; the exit is timed. The
+    hinge's signal is sent once HiGHS runs (its LP of 10 000 rows takes tens of seconds)."""
+    import lsl_lib
+    root = os.path.dirname(os.path.dirname(lsl_lib.__file__))
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
+        [root] + [p for p in [os.environ.get("PYTHONPATH")] if p])}
+    child = subprocess.Popen([sys.executable, "-c", _CHILD, loss, str(n)], env=env, text=True,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        _wait_for_line(child, started)
+        time.sleep(1.0)
+        assert child.poll() is None
+        sent = time.monotonic()
+        child.send_signal(signal.SIGINT)
+        out, err = child.communicate(timeout=60)
+        elapsed = time.monotonic() - sent
+    finally:
+        child.kill()
+        child.wait()
+    assert "interrupted, fitted: False" in out, err
+    assert "KeyboardInterrupt" in err
+    assert elapsed < 3.0
+
+
 # ------------------------------------------------------------------ contract and bad input
 
 # The families other than 'fourier' draw p from the training inputs (their box, or anchors
@@ -309,6 +498,7 @@ _DATA_DEPENDENT_P = "the features are drawn from the training inputs' box or row
     for check in ("check_sample_weight_equivalence_on_dense_data",
                   "check_sample_weight_equivalence_on_sparse_data")
     if est.feature != "fourier"})
+@_TIGHT_BOX  # C=10 and C=100 bind on the checks' data sets
 def test_scikit_learn_contract(estimator, check):
     check(estimator)
 
