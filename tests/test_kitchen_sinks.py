@@ -449,7 +449,11 @@ def test_ctrl_c_stops_a_fit_within_seconds(loss, n, started):
     """Issue 22: SIGINT (Ctrl-C, Jupyter's interrupt) stops the L-BFGS-B fit, and the HiGHS
     LP (review: ignored for 20 s and more), within a second or two; the exit is timed. The
     hinge's signal is sent once HiGHS runs (its LP of 10 000 rows takes tens of seconds)."""
+    import scipy.optimize._linprog_highs as linprog_highs
+
     import lsl_lib
+    if loss == "hinge" and not hasattr(linprog_highs, "_highs_wrapper"):
+        pytest.skip("this scipy calls HiGHS by another private name: cannot tell when it runs")
     root = os.path.dirname(os.path.dirname(lsl_lib.__file__))
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(
         [root] + [p for p in [os.environ.get("PYTHONPATH")] if p])}
