@@ -283,7 +283,7 @@ def test_the_evaluation_budget_stops_both_paths_at_the_same_iteration(cache_size
     assert a.t == b.t == c.t < 5000
     np.testing.assert_array_equal(a.alpha, b.alpha)
     np.testing.assert_array_equal(a.alpha, c.alpha)
-    assert a.counters[2] >= 20_000  # stopped at the first iteration that reached it
+    assert 20_000 <= a.counters[2] < 20_000 + 300  # stopped once reached: < one row more
     before, _ = kernel_pegasos(X_circ, Y_CIRC, 1e-3, a.t - 1, gamma=1.0, cache_size=cache_size,
                                random_state=1)
     assert before.counters[2] < 20_000

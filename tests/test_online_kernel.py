@@ -309,7 +309,8 @@ def test_one_vs_rest_is_the_binary_model_of_each_class(model, bias):
                   record_every=50, random_state=0)
     model3 = OnlineKernelClassifier(**params).fit(_X3, _y3, eval_set=(_X3, _y3))
     assert model3.decision_function(_X3).shape == (50, 3)
-    assert model3.history_["test_error"].shape == (3, len(model3.estimators_[0].history_["iteration"]))
+    n_records = len(model3.estimators_[0].history_["iteration"])
+    assert model3.history_["test_error"].shape == (3, n_records)
     for k, label in enumerate(model3.classes_):
         binary = OnlineKernelClassifier(**params).fit(_X3, _y3 == label,
                                                       eval_set=(_X3, _y3 == label))
@@ -589,7 +590,7 @@ def test_the_evaluation_budget_stops_both_paths_at_the_same_step(update, monkeyp
     monkeypatch.setattr(run_loop, "CHUNK_SECONDS", 0.0)
     c, _ = online_kernel(X, y, "l1_svm", backend="numba", **kw)
     assert a.t == b.t == c.t < 400
-    assert a.cache.counters[3] >= 5000  # stopped before the first step past the budget
+    assert 5000 <= a.cache.counters[3] < 5000 + 80  # stopped once reached: < a column more
     np.testing.assert_allclose(b.alpha, a.alpha, rtol=1e-10, atol=1e-12)
     np.testing.assert_array_equal(c.alpha, b.alpha)
     order = sample_indices(80, 400, 1, "reshuffle", np.random.default_rng(1))[:, 0][:a.t]
