@@ -152,9 +152,9 @@ from lsl_lib._core.run_loop import run_chunks, unfitted_on_interrupt
 from lsl_lib._core.trace import Trace
 from lsl_lib._core.validation import ITERATIVE_CONSTRAINTS, check_n_classes, signed_binary_labels
 from lsl_lib.kernels import (_LEARNER_KERNEL_CONSTRAINTS, DEFAULT_KERNEL_EVALUATIONS,
-                             INNER_PRODUCT_KERNELS, cache_slots,
-                             check_kernel_params, compiled_rows, fitted_gamma, kernel_column,
-                             kernel_matrix, kernel_scores, sparse_kernel_column, take_lru_slot)
+                             INNER_PRODUCT_KERNELS, cache_slots, check_kernel_params,
+                             compiled_rows, fitted_gamma, kernel_column, kernel_matrix,
+                             kernel_scores, sparse_kernel_column, take_lru_slot)
 
 MODELS = ("l1_svm", "l2_svm", "huber", "logistic", "exponential", "ls_svm", "l1_svm_l1",
           "l2_svm_l1")
@@ -474,7 +474,7 @@ def online_kernel(X, y, model="l1_svm", *, C=1.0, eta=0.1, eta_decay=0.0, delta=
     b_init : float, default=0.0
         The bias to start from.
 
-    The last two:
+    And, for :meth:`OnlineKernelClassifier.partial_fit` and the estimator's ``verbose``:
 
     out : OnlineKernelState or None, default=None
         A new ``OnlineKernelState(n)`` to run in, instead of one made here: after a
