@@ -58,10 +58,10 @@ from lsl_lib._core.trace import Trace
 from lsl_lib._core.validation import (ITERATIVE_CONSTRAINTS, add_intercept_column,
                                       check_n_classes, check_sample_weight)
 from lsl_lib.coordinate_descent import dual_cd
-from lsl_lib.kernels import (_LEARNER_KERNEL_CONSTRAINTS, BLOCK_ELEMENTS, GAUSSIAN,
+from lsl_lib.kernels import (_LEARNER_KERNEL_CONSTRAINTS, GAUSSIAN,
                              INNER_PRODUCT_KERNELS, check_kernel_params, compiled_rows,
                              exp_inplace, fitted_gamma, kernel_column, kernel_finish,
-                             kernel_matrix, kernel_raw, scatter_row)
+                             kernel_matrix, kernel_raw, kernel_scores, scatter_row)
 from lsl_lib.nystroem import _dense_rows, _row_blocks, inverse_square_root
 from lsl_lib.pegasos import weighted_sample_indices
 
@@ -687,20 +687,6 @@ def support_and_coefficients(state, lam):
     if coef.shape[1] == 1:
         coef = coef[:, 0]
     return state.sv[:state.m].copy(), coef
-
-
-def kernel_scores(X, support_vectors, dual_coef, kernel="gaussian", gamma=None, degree=3,
-                  coef0=1.0):
-    r""":math:`K(X, S)\,c` in row blocks, so that the n x B kernel matrix is never formed."""
-    n = X.shape[0]
-    out = np.zeros((n,) + dual_coef.shape[1:])
-    if len(dual_coef) == 0:
-        return out
-    rows = max(1, BLOCK_ELEMENTS // len(dual_coef))
-    for start in range(0, n, rows):
-        out[start:start + rows] = kernel_matrix(X[start:start + rows], support_vectors, kernel,
-                                                gamma, degree, coef0) @ dual_coef
-    return out
 
 
 def bsgd_objective(X, y, lam, support_vectors, dual_coef, kernel="gaussian", gamma=None,

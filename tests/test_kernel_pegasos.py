@@ -61,12 +61,11 @@ def test_lru_cache_hand_traced(backend):
     if backend == "numpy":
         kernel_pegasos_numpy_chunk(X, y, state, indices, 1.0, "gaussian", 1.0, 3, 1.0)
     else:
-        state.m = kernel_pegasos_numba_chunk(*compiled_rows(X, "gaussian"), np.zeros(0), y,
-                                             state.alpha, state.support, 0, 0, indices, 1.0,
-                                             2, 1.0, 3, 1.0, state.slots, state.slot_of,
-                                             state.owner, state.filled, state.last_used,
-                                             state.counters, state.coef, state.position,
-                                             state.scratch)
+        state.m, done = kernel_pegasos_numba_chunk(
+            *compiled_rows(X, "gaussian"), np.zeros(0), y, state.alpha, state.support, 0, 0,
+            indices, 1.0, 2, 1.0, 3, 1.0, state.slots, state.slot_of, state.owner, state.filled,
+            state.last_used, state.counters, state.coef, state.position, state.scratch, 10**6)
+        assert done == 6
     assert list(state.counters[:2]) == [1, 5]
 
 
@@ -118,10 +117,30 @@ def test_converges_and_matches_svc_accuracy():
     assert clf.score(X_test, y_test) >= svc.score(X_test, y_test) - 0.02
 
 
-def test_multiclass_through_one_vs_rest():
+def test_multiclass_one_vs_rest_is_the_binary_model_of_each_class():
+    """Three classes: estimators_[k] is the binary model fitted on y == classes_[k] with the
+    same seed; the scores are their columns; on digits (10 classes), the scores of
+    scikit-learn's OneVsRestClassifier."""
+    X3 = np.vstack([X_circ, X_circ[:60] + 3.0])
+    y3 = np.concatenate([y_circ, np.full(60, 2)])
+    params = dict(lam=1e-3, n_iter=2000, gamma=1.0, random_state=0)
+    model = KernelPegasosClassifier(**params).fit(X3, y3)
+    assert len(model.estimators_) == 3 and model.decision_function(X3).shape == (360, 3)
+    for k, label in enumerate(model.classes_):
+        binary = KernelPegasosClassifier(**params).fit(X3, y3 == label)
+        np.testing.assert_array_equal(model.estimators_[k].support_, binary.support_)
+        np.testing.assert_array_equal(model.estimators_[k].dual_coef_, binary.dual_coef_)
+        np.testing.assert_array_equal(model.decision_function(X3)[:, k],
+                                      binary.decision_function(X3))
+    np.testing.assert_array_equal(model.predict(X3),
+                                  model.classes_[model.decision_function(X3).argmax(axis=1)])
     X_train, X_test, y_train, y_test = load_digits(test_size=0.3)
-    ovr = OneVsRestClassifier(KernelPegasosClassifier(lam=1e-4, gamma=0.05, random_state=0))
-    assert ovr.fit(X_train, y_train).score(X_test, y_test) > 0.95
+    digits = KernelPegasosClassifier(lam=1e-4, gamma=0.05, random_state=0).fit(X_train, y_train)
+    wrapped = OneVsRestClassifier(KernelPegasosClassifier(lam=1e-4, gamma=0.05, random_state=0))
+    np.testing.assert_array_equal(digits.decision_function(X_test),
+                                  wrapped.fit(X_train, y_train).decision_function(X_test))
+    assert digits.score(X_test, y_test) > 0.95
+    assert digits.history_ == {} and digits.n_iter_ == 5 * len(y_train)
 
 
 _X, _y = X_circ[:40], y_circ[:40]
@@ -131,7 +150,6 @@ _X, _y = X_circ[:40], y_circ[:40]
     (dict(), np.where(np.eye(40, 2) == 1, np.nan, _X), _y, "NaN"),
     (dict(), _X, _y[:-1], "inconsistent numbers of samples"),
     (dict(), _X, np.ones(40), "one class"),
-    (dict(), _X, np.arange(40) % 3, "Only binary classification"),
     (dict(lam=0.0), _X, _y, "lam"),
     (dict(n_iter=0), _X, _y, "n_iter"),
     (dict(kernel="sigmoid"), _X, _y, "kernel"),
@@ -220,3 +238,98 @@ def test_defaults_adapt_to_the_feature_scale():
 def test_defaults_land_within_a_point_of_svc_on_real_data(name):
     peer, ours = svc_and_estimator_on_shared(name, KernelPegasosClassifier(random_state=0))
     assert ours >= peer - 0.01
+
+
+# --- issue 22: the run loop (chunks, Ctrl-C), the evaluation budget of n_iter=None ------
+
+@pytest.mark.parametrize("backend", ["numpy", "numba"])
+@pytest.mark.parametrize("cache_size", [0, 0.01, 100])
+def test_the_iterates_do_not_depend_on_where_the_chunks_end(backend, cache_size, monkeypatch):
+    """One iteration per chunk gives the counts, the support, the cache's state and its
+    counters of the default chunks (the cache of 0.01 MB holds 4 of the 300 rows:
+    evictions across chunk ends)."""
+    import lsl_lib._core.run_loop as run_loop
+
+    common = dict(gamma=1.0, cache_size=cache_size, record_every=400, random_state=3,
+                  backend=backend)
+    default, h_default = kernel_pegasos(X_circ, Y_CIRC, 1e-3, 1500, **common)
+    monkeypatch.setattr(run_loop, "CHUNK_SECONDS", 0.0)  # one iteration a chunk
+    single, h_single = kernel_pegasos(X_circ, Y_CIRC, 1e-3, 1500, **common)
+    np.testing.assert_array_equal(single.alpha, default.alpha)
+    np.testing.assert_array_equal(single.support, default.support)
+    np.testing.assert_array_equal(single.counters, default.counters)
+    for column in ("objective", "n_support", "cache_hits", "kernel_evaluations"):
+        np.testing.assert_array_equal(h_single[column], h_default[column])
+    if backend == "numba":
+        for name in ("slot_of", "owner", "filled", "last_used", "coef"):
+            np.testing.assert_array_equal(getattr(single, name), getattr(default, name))
+        for slot, filled in enumerate(default.filled):  # the values computed in each slot
+            np.testing.assert_array_equal(single.slots[slot, :filled],
+                                          default.slots[slot, :filled])
+    else:
+        assert list(single.rows) == list(default.rows)
+
+
+@pytest.mark.parametrize("cache_size", [0, 100])
+def test_the_evaluation_budget_stops_both_paths_at_the_same_iteration(cache_size, monkeypatch):
+    import lsl_lib._core.run_loop as run_loop
+
+    common = dict(gamma=1.0, cache_size=cache_size, random_state=1,
+                  max_kernel_evaluations=20_000)
+    a, _ = kernel_pegasos(X_circ, Y_CIRC, 1e-3, 5000, backend="numpy", **common)
+    b, _ = kernel_pegasos(X_circ, Y_CIRC, 1e-3, 5000, backend="numba", **common)
+    monkeypatch.setattr(run_loop, "CHUNK_SECONDS", 0.0)
+    c, _ = kernel_pegasos(X_circ, Y_CIRC, 1e-3, 5000, backend="numba", **common)
+    assert a.t == b.t == c.t < 5000
+    np.testing.assert_array_equal(a.alpha, b.alpha)
+    np.testing.assert_array_equal(a.alpha, c.alpha)
+    assert 20_000 <= a.counters[2] < 20_000 + 300  # stopped once reached: < one row more
+    before, _ = kernel_pegasos(X_circ, Y_CIRC, 1e-3, a.t - 1, gamma=1.0, cache_size=cache_size,
+                               random_state=1)
+    assert before.counters[2] < 20_000
+    np.testing.assert_array_equal(
+        kernel_pegasos(X_circ, Y_CIRC, 1e-3, a.t, gamma=1.0, cache_size=cache_size,
+                       random_state=1)[0].alpha, a.alpha)
+
+
+def test_the_default_length_is_five_epochs_within_a_budget_of_kernel_evaluations(monkeypatch):
+    from sklearn.exceptions import ConvergenceWarning
+
+    full = KernelPegasosClassifier(gamma=1.0, random_state=0).fit(X_circ, y_circ)
+    assert full.n_iter_ == 5 * 300
+    monkeypatch.setattr(module, "DEFAULT_KERNEL_EVALUATIONS", 30_000)
+    with pytest.warns(ConvergenceWarning, match="n_iter.*BudgetedKernelSGDClassifier"):
+        short = KernelPegasosClassifier(gamma=1.0, random_state=0).fit(X_circ, y_circ)
+    assert 0 < short.n_iter_ < 5 * 300
+    same = KernelPegasosClassifier(gamma=1.0, n_iter=short.n_iter_, random_state=0)
+    np.testing.assert_array_equal(same.fit(X_circ, y_circ).dual_coef_, short.dual_coef_)
+    explicit = KernelPegasosClassifier(gamma=1.0, n_iter=1500, random_state=0)
+    np.testing.assert_array_equal(explicit.fit(X_circ, y_circ).dual_coef_, full.dual_coef_)
+
+
+def test_verbose_shows_a_progress_bar(monkeypatch, capsys):
+    import lsl_lib._core.run_loop as run_loop
+
+    monkeypatch.setattr(run_loop, "PROGRESS_DELAY", 0.0)
+    KernelPegasosClassifier(n_iter=300, verbose=True, random_state=0).fit(X_circ, y_circ)
+    assert "kernel Pegasos" in capsys.readouterr().err
+
+
+def test_ctrl_c_stops_a_long_fit_within_a_second():
+    """SIGINT to a child process in a fit of minutes (5 000 rows, 10^6 iterations: the
+    support grows to thousands of rows); the fit stops within a second, unfitted."""
+    import textwrap
+
+    from conftest import assert_sigint_stops_fit
+
+    setup = textwrap.dedent("""
+        import numpy as np
+        from lsl_lib.kernel_pegasos import KernelPegasosClassifier
+        rng = np.random.default_rng(0)
+        X = rng.normal(size=(5000, 10)); y = (X[:, 0] * X[:, 1] > 0).astype(int)
+        KernelPegasosClassifier(n_iter=10).fit(X[:50], y[:50])  # compiles
+    """)
+    assert_sigint_stops_fit(
+        setup + "model = KernelPegasosClassifier(n_iter=10**6, lam=1e-6, cache_size=0)",
+        "model.fit(X, y)", delay=2.0,
+        after="assert not hasattr(model, 'support_') and not hasattr(model, 'classes_')")

@@ -295,8 +295,40 @@ def test_labels_are_mapped_and_one_vs_rest_handles_multiclass():
     assert np.all((clf.decision_function(X) > 0) == (clf.predict(X) == "outer"))
     X3 = np.vstack([X, X[:60] + 4.0])
     y3 = np.concatenate([names, np.full(60, "far")])
-    ovr = OneVsRestClassifier(OnlineKernelClassifier(gamma=2.0, random_state=0)).fit(X3, y3)
-    assert ovr.score(X3, y3) > 0.9
+    ours = OnlineKernelClassifier(gamma=2.0, random_state=0).fit(X3, y3)
+    assert ours.score(X3, y3) > 0.9
+    wrapped = OneVsRestClassifier(OnlineKernelClassifier(gamma=2.0, random_state=0)).fit(X3, y3)
+    np.testing.assert_array_equal(ours.decision_function(X3), wrapped.decision_function(X3))
+
+
+@pytest.mark.parametrize("model,bias", [("l1_svm", False), ("ls_svm", True)])
+def test_one_vs_rest_is_the_binary_model_of_each_class(model, bias):
+    """Three classes: estimators_[k] is the binary model fitted on y == classes_[k] with the
+    same seed (fit, with its eval_set), and partial_fit continues each class's model."""
+    params = dict(model=model, bias=bias, C=2.0, eta=0.05, gamma=0.5, n_epochs=3,
+                  record_every=50, random_state=0)
+    model3 = OnlineKernelClassifier(**params).fit(_X3, _y3, eval_set=(_X3, _y3))
+    assert model3.decision_function(_X3).shape == (50, 3)
+    n_records = len(model3.estimators_[0].history_["iteration"])
+    assert model3.history_["test_error"].shape == (3, n_records)
+    for k, label in enumerate(model3.classes_):
+        binary = OnlineKernelClassifier(**params).fit(_X3, _y3 == label,
+                                                      eval_set=(_X3, _y3 == label))
+        np.testing.assert_array_equal(model3.estimators_[k].alpha_, binary.alpha_)
+        assert model3.estimators_[k].intercept_ == binary.intercept_
+        np.testing.assert_array_equal(model3.decision_function(_X3)[:, k],
+                                      binary.decision_function(_X3))
+        np.testing.assert_array_equal(model3.history_["test_error"][k],
+                                      binary.history_["test_error"])
+    stream = OnlineKernelClassifier(**params)
+    stream.partial_fit(_X3[:20], _y3[:20], classes=[-1, 1, 2]).partial_fit(_X3[20:], _y3[20:])
+    binary = OnlineKernelClassifier(**params)
+    binary.partial_fit(_X3[:20], _y3[:20] == 2, classes=[False, True])
+    binary.partial_fit(_X3[20:], _y3[20:] == 2)
+    np.testing.assert_array_equal(stream.estimators_[2].alpha_, binary.alpha_)
+    np.testing.assert_array_equal(stream.decision_function(_X3)[:, 2],
+                                  binary.decision_function(_X3))
+    assert stream.n_iter_ == binary.n_iter_ == 50
 
 
 def test_same_seed_same_model_and_generator_accepted():
@@ -331,8 +363,7 @@ _y3 = np.concatenate([_y, np.full(10, 2)])
     ({}, np.where(np.eye(40, 2) == 1, np.nan, _X), _y, "NaN"),
     ({}, np.where(np.eye(40, 2) == 1, np.inf, _X), _y, "infinity"),
     ({}, _X, _y[:-1], "inconsistent numbers of samples"),
-    ({}, _X, np.ones(40), "Only binary classification is supported"),
-    ({}, _X3, _y3, "Only binary classification is supported"),
+    ({}, _X, np.ones(40), "one class"),
     ({}, np.empty((0, 2)), np.empty(0), "0 sample"),
     (dict(C=0.0), _X, _y, "'C'"),
     (dict(C=-1.0), _X, _y, "'C'"),
@@ -487,8 +518,8 @@ def test_partial_fit_checks_classes_labels_and_features():
     clf = OnlineKernelClassifier()
     with pytest.raises(ValueError, match="classes must be passed on the first call"):
         clf.partial_fit(X, y)
-    with pytest.raises(ValueError, match="Only binary classification"):
-        OnlineKernelClassifier().partial_fit(X, y, classes=[0, 1, 2])
+    with pytest.raises(ValueError, match="one class"):
+        OnlineKernelClassifier().partial_fit(X, y, classes=[1])
     clf.partial_fit(X[:30], y[:30], classes=np.unique(y))
     assert clf.gamma_ == pytest.approx(1 / (2 * X[:30].var()))  # from the first chunk
     with pytest.raises(ValueError, match="not in classes_"):
@@ -517,3 +548,118 @@ def test_defaults_adapt_to_the_feature_scale():
 def test_defaults_land_within_a_point_of_svc_on_real_data(name):
     peer, ours = svc_and_estimator_on_shared(name, OnlineKernelClassifier(random_state=0))
     assert ours >= peer - 0.01
+
+
+# --- issue 22: the run loop (chunks, divergence, Ctrl-C), the budget of n_epochs=None ---
+
+@pytest.mark.parametrize("backend", ["numpy", "numba"])
+@pytest.mark.parametrize("update,cache_size", [("output", 0.002), ("naive", 0.002),
+                                               ("output", 0)])
+def test_the_iterates_do_not_depend_on_where_the_chunks_end(backend, update, cache_size,
+                                                            monkeypatch):
+    """One step per chunk gives the coefficients, outputs, bias, cache and counters of
+    the default chunks (0.002 MB hold 3 of the 80 columns: evictions across chunk ends;
+    eta_decay: the step size of each epoch)."""
+    import lsl_lib._core.run_loop as run_loop
+
+    X, y = _circles()
+    kw = dict(C=2.0, eta=0.1, eta_decay=0.5, gamma=2.0, bias=True, n_epochs=3, update=update,
+              cache_size=cache_size, sampling="iid", record_every=70, random_state=4,
+              backend=backend)
+    default, h_default = online_kernel(X, y, "l2_svm", **kw)
+    monkeypatch.setattr(run_loop, "CHUNK_SECONDS", 0.0)  # one step a chunk
+    single, h_single = online_kernel(X, y, "l2_svm", **kw)
+    np.testing.assert_array_equal(single.alpha, default.alpha)
+    np.testing.assert_array_equal(single.f, default.f)
+    assert single.b == default.b and single.t == default.t == 240
+    for name in ("slot_of", "owner", "last_used", "counters"):
+        np.testing.assert_array_equal(getattr(single.cache, name), getattr(default.cache, name))
+    for name in ("objective", "train_error", "kernel_evaluations", "cache_hits"):
+        np.testing.assert_array_equal(h_single[name], h_default[name])
+
+
+@pytest.mark.parametrize("update", ["output", "naive"])
+def test_the_evaluation_budget_stops_both_paths_at_the_same_step(update, monkeypatch):
+    import lsl_lib._core.run_loop as run_loop
+
+    X, y = _circles()
+    kw = dict(C=2.0, gamma=2.0, bias=True, n_epochs=5, update=update, cache_size=0.002,
+              random_state=1, max_kernel_evaluations=5000)
+    a, _ = online_kernel(X, y, "l1_svm", backend="numpy", **kw)
+    b, _ = online_kernel(X, y, "l1_svm", backend="numba", **kw)
+    monkeypatch.setattr(run_loop, "CHUNK_SECONDS", 0.0)
+    c, _ = online_kernel(X, y, "l1_svm", backend="numba", **kw)
+    assert a.t == b.t == c.t < 400
+    assert 5000 <= a.cache.counters[3] < 5000 + 80  # stopped once reached: < a column more
+    np.testing.assert_allclose(b.alpha, a.alpha, rtol=1e-10, atol=1e-12)
+    np.testing.assert_array_equal(c.alpha, b.alpha)
+    order = sample_indices(80, 400, 1, "reshuffle", np.random.default_rng(1))[:, 0][:a.t]
+    same, _ = online_kernel(X, y, "l1_svm", order=order, **{**kw, "max_kernel_evaluations": None})
+    np.testing.assert_allclose(same.alpha, a.alpha, rtol=1e-10, atol=1e-12)
+
+
+def test_the_default_length_is_ten_epochs_within_a_budget_of_kernel_evaluations(monkeypatch):
+    from sklearn.exceptions import ConvergenceWarning
+
+    import lsl_lib.online_kernel as module
+
+    X, y = _circles()
+    full = OnlineKernelClassifier(gamma=2.0, random_state=0).fit(X, y)
+    assert full.n_iter_ == 10 * 80
+    monkeypatch.setattr(module, "DEFAULT_KERNEL_EVALUATIONS", 3000)
+    with pytest.warns(ConvergenceWarning, match="n_epochs.*BudgetedKernelSGDClassifier"):
+        short = OnlineKernelClassifier(gamma=2.0, random_state=0).fit(X, y)
+    assert 0 < short.n_iter_ < 800
+    explicit = OnlineKernelClassifier(gamma=2.0, n_epochs=10, random_state=0).fit(X, y)
+    np.testing.assert_array_equal(explicit.alpha_, full.alpha_)
+
+
+@pytest.mark.parametrize("update", ["output", "naive"])
+def test_coefficients_that_grow_by_orders_of_magnitude_are_divergence(update):
+    """The LS-SVM past its stable step (eta = 0.12 > 2/21 with C = 10 and a bias): the
+    coefficients grow to 1e40 in 20 epochs, finite; it was returned as a model."""
+    X, y = _circles(100)
+    with pytest.raises(ValueError, match="diverged by step .*grew by orders of magnitude.*"
+                                         "eta=0.12.*smaller eta"):
+        OnlineKernelClassifier(model="ls_svm", C=10.0, eta=0.12, bias=True, gamma=2.0,
+                               n_epochs=20, update=update, random_state=0).fit(X, y)
+
+
+def test_verbose_shows_a_progress_bar(monkeypatch, capsys):
+    import lsl_lib._core.run_loop as run_loop
+
+    monkeypatch.setattr(run_loop, "PROGRESS_DELAY", 0.0)
+    X, y = _circles()
+    OnlineKernelClassifier(n_epochs=2, verbose=True, random_state=0).fit(X, y)
+    assert "online kernel" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("method", ["fit", "partial_fit"])
+def test_ctrl_c_stops_a_long_fit_within_a_second(method):
+    """SIGINT to a child process in a long fit (20 000 rows: a step costs a kernel column
+    of 20 000 values; minutes) stops it within a second: fit leaves the estimator unfitted,
+    partial_fit the examples of its last whole chunk of steps."""
+    import textwrap
+
+    from conftest import assert_sigint_stops_fit
+
+    setup = textwrap.dedent("""
+        import numpy as np
+        from lsl_lib.online_kernel import OnlineKernelClassifier
+        rng = np.random.default_rng(0)
+        X = rng.normal(size=(20_000, 10)); y = (X[:, 0] * X[:, 1] > 0).astype(int)
+        OnlineKernelClassifier(n_epochs=1).fit(X[:50], y[:50])  # compiles
+    """)
+    if method == "fit":
+        assert_sigint_stops_fit(
+            setup + "model = OnlineKernelClassifier(n_epochs=50, cache_size=0)",
+            "model.fit(X, y)", delay=2.0,
+            after="assert not hasattr(model, 'alpha_') and not hasattr(model, 'classes_')")
+    else:
+        assert_sigint_stops_fit(
+            setup + "model = OnlineKernelClassifier(backend='numpy')"
+                    "; model.partial_fit(X[:10], y[:10], classes=[0, 1])",
+            "model.partial_fit(X, y)", delay=3.0,
+            after="assert 10 < model.n_iter_ < 10 + len(X) and len(model.alpha_) == model.n_iter_"
+                  " and np.all(model.support_ < model.n_iter_)"
+                  " and np.isfinite(model.decision_function(X[:5])).all()")
