@@ -66,14 +66,14 @@ from numbers import Integral, Real
 import numpy as np
 import scipy.linalg
 import scipy.sparse as sp
-from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, _fit_context
+from sklearn.base import BaseEstimator, RegressorMixin, _fit_context
 from sklearn.preprocessing import LabelBinarizer
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from lsl_lib._core.classifier import ScoreClassifierMixin
 from lsl_lib._core.random import check_random_state
-from lsl_lib._core.scores import labels_from_scores
 from lsl_lib._core.validation import (ITERATIVE_CONSTRAINTS, check_n_classes,
                                      check_sample_weight, memory_named)
 from lsl_lib.kernels import squared_row_norms
@@ -490,7 +490,7 @@ class ExtremeLearningMachineRegressor(RegressorMixin, _BaseELM):
         return tags
 
 
-class ExtremeLearningMachineClassifier(ClassifierMixin, _BaseELM):
+class ExtremeLearningMachineClassifier(ScoreClassifierMixin, _BaseELM):
     __doc__ = r"""Extreme learning machine classification (Huang et al. 2006, 2012).
 
     The classes are coded one-vs-rest as ±1 targets, as in the ELM papers: T has one
@@ -558,11 +558,10 @@ class ExtremeLearningMachineClassifier(ClassifierMixin, _BaseELM):
             T = T[:, 0]
         return self._fit_targets(X, T, sample_weight)
 
-    def decision_function(self, X):
+    def _binary_only(self):
+        return False  # one output per class, solved together
+
+    def _decision_scores(self, X):
         """:math:`h(x)^\\top\\beta`: shape (n_samples,) for two classes (positive means
         ``classes_[1]``), else (n_samples, n_classes)."""
         return self._decision(X)
-
-    def predict(self, X):
-        """The class of the largest output (of the sign of the output for two classes)."""
-        return labels_from_scores(self.decision_function(X), self.classes_)

@@ -99,16 +99,15 @@ import scipy.linalg
 import scipy.optimize
 import scipy.sparse as sp
 from scipy.special import expit, log_expit
-from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, _fit_context
+from sklearn.base import BaseEstimator, RegressorMixin, _fit_context
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils._param_validation import Interval, StrOptions
-from sklearn.utils.metaestimators import available_if
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.sparsefuncs import mean_variance_axis
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from lsl_lib._core.classifier import ScoreClassifierMixin
 from lsl_lib._core.random import check_random_state
-from lsl_lib._core.scores import labels_from_scores, one_vs_rest_probabilities
 from lsl_lib._core.validation import (ITERATIVE_CONSTRAINTS, add_intercept_column,
                                      check_n_classes, check_sample_weight, signed_binary_labels)
 from lsl_lib.random_binning import bin_indices, draw_grids
@@ -643,7 +642,7 @@ _DOC_SOLVERS = r"""
     on real data: the Notes of :mod:`lsl_lib.kitchen_sinks`."""
 
 
-class RandomKitchenSinksClassifier(ClassifierMixin, _BaseKitchenSinks):
+class RandomKitchenSinksClassifier(ScoreClassifierMixin, _BaseKitchenSinks):
     __doc__ = r"""Weighted sum of random kitchen sinks, a classifier (Rahimi and Recht 2008).
 
     .. math::
@@ -746,26 +745,19 @@ class RandomKitchenSinksClassifier(ClassifierMixin, _BaseKitchenSinks):
             self.coef_, self.intercept_ = self._fit_outputs(X, targets, sample_weight, self.loss)
         return self
 
-    def decision_function(self, X):
-        """Scores f(x): shape (n,) for two classes (that of ``classes_[1]``), else (n, n_classes)."""
+    def _binary_only(self):
+        return False  # one-vs-rest of its own: the K features are drawn once for all classes
+
+    def _decision_scores(self, X):
+        """Scores f(x): shape (n,) for two classes (that of ``classes_[1]``), else (n, n_classes).
+        With ``loss='log'``, :meth:`predict_proba` is :math:`\\sigma(f(x))` for two classes and
+        the one-vs-rest probabilities normalised to sum to 1 otherwise (as scikit-learn's
+        one-vs-rest logistic regression)."""
         s = self._scores(X)
         return s[:, 0] if s.shape[1] == 1 else s
 
-    def predict(self, X):
-        return labels_from_scores(self.decision_function(X), self.classes_)
-
     def _has_proba(self):
         return self.loss == "log"
-
-    @available_if(_has_proba)
-    def predict_proba(self, X):
-        """:math:`\\sigma(f(x))` for two classes; one-vs-rest probabilities normalised to sum
-        to 1 otherwise (as scikit-learn's one-vs-rest logistic regression)."""
-        return one_vs_rest_probabilities(self.decision_function(X))
-
-    @available_if(_has_proba)
-    def predict_log_proba(self, X):
-        return np.log(self.predict_proba(X))
 
 
 class RandomKitchenSinksRegressor(RegressorMixin, _BaseKitchenSinks):
