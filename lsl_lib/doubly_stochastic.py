@@ -464,16 +464,63 @@ def fill_block(seed, block, kernel_code, gamma, W, b):
         b[c] = two_pi * ((float(z >> _S11) + 0.5) * _TWO_POW_M53)
 
 
+#: fdlibm's coefficients of cos(r) - (1 - r^2/2) and sin(r) - r on [-pi/4, pi/4]
+#: (``k_cos.c``, ``k_sin.c``; Sun Microsystems 1993), in powers of r^2.
+_COS_KERNEL = (4.16666666666666019037e-02, -1.38888888888741095749e-03,
+               2.48015872894767294178e-05, -2.75573143513906633035e-07,
+               2.08757232129817482790e-09, -1.13596475577881948265e-11)
+_SIN_KERNEL = (-1.66666666666666324348e-01, 8.33333333332248946124e-03,
+               -1.98412698298579493134e-04, 2.75573137070700676789e-06,
+               -2.50507602534068634195e-08, 1.58969099521155010221e-10)
+#: pi/2 in three parts of 33 bits (fdlibm's ``pio2_1``, ``pio2_2``, ``pio2_3``): k pi/2 is
+#: exact in the first two products for |k| < 2^20.
+_PIO2 = (1.57079632673412561417e+00, 6.07710050630396597660e-11, 2.02226624871116645580e-21)
+_ROUNDING_SHIFT = 6755399441055744.0  # 1.5 * 2^52: (x + s) - s rounds x to an integer
+#: Beyond this |argument| the compiled features take the C library's cosine.
+COS_POLYNOMIAL_LIMIT = 2.0**19 * math.pi / 2
+
+
 @jit
-def row_features(data, cols, indptr, d, x, W, b, phi):
+def polynomial_cos(x):
+    r""":math:`\cos x` for :math:`|x| \le` :data:`COS_POLYNOMIAL_LIMIT`, within 2 ulp of the
+    C library's (1e-30 absolute next to its zeros): x = k pi/2 + r with
+    :math:`|r| \le \pi/4` (Cody-Waite, pi/2 in three parts), then fdlibm's kernel for
+    cos r or sin r, signed by k mod 4. Branch-free, so that a loop over it runs in SIMD
+    lanes, where the C library's cos is a call per element (4 to 8 times faster here)."""
+    k = (x * (2.0 / math.pi) + _ROUNDING_SHIFT) - _ROUNDING_SHIFT
+    r = ((x - k * _PIO2[0]) - k * _PIO2[1]) - k * _PIO2[2]
+    z = r * r
+    c1, c2, c3, c4, c5, c6 = _COS_KERNEL
+    s1, s2, s3, s4, s5, s6 = _SIN_KERNEL
+    cos_r = 1.0 - 0.5 * z + z * z * (c1 + z * (c2 + z * (c3 + z * (c4 + z * (c5 + z * c6)))))
+    sin_r = r + r * z * (s1 + z * (s2 + z * (s3 + z * (s4 + z * (s5 + z * s6)))))
+    quadrant = k - 4.0 * math.floor(0.25 * k)  # 0, 1, 2 or 3
+    value = cos_r if (quadrant == 0.0 or quadrant == 2.0) else sin_r
+    return -value if (quadrant == 1.0 or quadrant == 2.0) else value
+
+
+@jit
+def cosine_features(v, shift, scale, z):
+    r"""``v[c] <- scale * cos(v[c] + shift[c])``, the cosine by :func:`polynomial_cos`
+    (the C library's beyond :data:`COS_POLYNOMIAL_LIMIT`); ``z`` (as long as v) is scratch."""
+    for c in range(v.shape[0]):
+        z[c] = v[c] + shift[c]
+    for c in range(v.shape[0]):
+        v[c] = scale * polynomial_cos(z[c])
+    for c in range(v.shape[0]):
+        if abs(z[c]) > COS_POLYNOMIAL_LIMIT:
+            v[c] = scale * math.cos(z[c])
+
+
+@jit
+def row_features(data, cols, indptr, d, x, W, b, phi, z):
     r"""Compiled :func:`block_features` of one row x of X (``compiled_arrays`` form): write
     :math:`\sqrt{2/B}\cos(W^\top x + b)` into ``phi`` (length B), W of shape (d, B). The
     B projections are accumulated side by side (independent sums: the loop over c
-    vectorises), then passed through the cosine."""
+    vectorises), then passed through the cosine (:func:`cosine_features`, ``z`` scratch)."""
     B = W.shape[1]
-    norm = math.sqrt(2.0 / B)
     for c in range(B):
-        phi[c] = b[c]
+        phi[c] = 0.0
     if indptr.shape[0] == 0:  # dense: row x is data[x*d:(x+1)*d]
         for kk in range(d):
             value = data[x * d + kk]
@@ -485,8 +532,7 @@ def row_features(data, cols, indptr, d, x, W, b, phi):
             kk = cols[p]
             for c in range(B):
                 phi[c] += value * W[kk, c]
-    for c in range(B):
-        phi[c] = norm * math.cos(phi[c])
+    cosine_features(phi, b, math.sqrt(2.0 / B), z)
 
 
 @jit
@@ -506,17 +552,17 @@ def gather_rows(data, indptr, d, rows):
 def batch_features(data, cols, indptr, d, rows, Xb, W, b, phi):
     r"""Compiled :func:`block_features` of the rows ``rows`` of X into ``phi`` (k, B): a dense
     X by one product ``Xb @ W`` of its gathered rows (BLAS), a CSR X row by row
-    (:func:`row_features`)."""
+    (:func:`row_features`); the cosines by :func:`cosine_features`."""
     B = W.shape[1]
+    z = np.empty(B)
     if Xb.shape[0] == rows.shape[0]:
         np.dot(Xb, W, phi)
         norm = math.sqrt(2.0 / B)
         for r in range(rows.shape[0]):
-            for c in range(B):
-                phi[r, c] = norm * math.cos(phi[r, c] + b[c])
+            cosine_features(phi[r], b, norm, z)
     else:
         for r in range(rows.shape[0]):
-            row_features(data, cols, indptr, d, rows[r], W, b, phi[r])
+            row_features(data, cols, indptr, d, rows[r], W, b, phi[r], z)
 
 
 @jit

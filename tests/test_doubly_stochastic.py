@@ -15,7 +15,7 @@ from lsl_lib.datasets import concentric_circles, load_digits
 from lsl_lib.doubly_stochastic import (DoublyStochasticClassifier, DoublyStochasticRegressor,
                                        block_features, block_frequencies, block_uniforms,
                                        NEWTON_JITTER, curvature_weights, doubly_stochastic,
-                                       fill_block, FrequencyCache, model_nbytes,
+                                       COS_POLYNOMIAL_LIMIT, cosine_features, fill_block, FrequencyCache, model_nbytes,
                                        newton_block, newton_block_into, predict_blocks)
 from lsl_lib.kernels import KERNELS, kernel_matrix
 from lsl_lib.losses import get_loss
@@ -551,6 +551,25 @@ def test_frequency_cache_holds_the_blocks_of_both_generators():
         np.testing.assert_array_equal(b[j], b_j)
         np.testing.assert_allclose(W_c[j], W_j, rtol=4e-16, atol=0)
 
+
+
+def test_the_compiled_cosine_is_the_c_librarys_to_rounding():
+    """The polynomial cosine of the compiled features (fdlibm's kernels after a three-part
+    reduction by pi/2) against numpy's, from tiny arguments to the limit, and the C
+    library's own cosine beyond it."""
+    rng = np.random.default_rng(0)
+    z = np.concatenate([rng.normal(size=20_000) * scale for scale in (1e-3, 1.0, 30.0, 1e4)]
+                       + [rng.uniform(-1, 1, 20_000) * COS_POLYNOMIAL_LIMIT,
+                          np.arange(-8, 9) * np.pi / 4, [0.0, -0.0]])
+    v = z.copy()
+    cosine_features(v, np.zeros_like(z), 1.0, np.empty_like(z))
+    expected = np.cos(z)
+    # 2 ulp of the result, or 1e-30 near the zeros of the cosine (the reduction's error)
+    assert np.all(np.abs(v - expected) <= np.maximum(2 * np.spacing(np.abs(expected)), 1e-30))
+    big = np.array([1.5 * COS_POLYNOMIAL_LIMIT, -1e12, 3e300])
+    v = big - 1.0
+    cosine_features(v, np.ones(3), 2.0, np.empty(3))  # shifted and scaled
+    np.testing.assert_array_equal(v, 2.0 * np.cos(big))
 
 # --- sample weights -------------------------------------------------------------------------
 
