@@ -1205,9 +1205,9 @@ class DoublyStochasticClassifier(ScoreClassifierMixin, _BaseDoublyStochastic):
     _eval_name = "test_error"
     _gradient_theta = 4.0
 
-    def __init__(self, loss="hinge", n_iter=300, batch_size=32, block_size=16,
+    def __init__(self, loss="hinge", n_iter=32, batch_size=2048, block_size=64,
                  kernel="gaussian", gamma="scale", nu=1e-4, theta=None, theta_prime=0.01,
-                 step="gradient", sampling="iid", record_every=None, backend="auto",
+                 step="newton", sampling="iid", record_every=None, backend="auto",
                  random_state=None, verbose=False):
         self.loss = loss
         self.n_iter = n_iter
@@ -1319,9 +1319,9 @@ class DoublyStochasticRegressor(RegressorMixin, _BaseDoublyStochastic):
     _eval_name = "test_mse"
     _gradient_theta = 1.0
 
-    def __init__(self, loss="squared", n_iter=300, batch_size=32, block_size=16,
-                 kernel="gaussian", gamma="scale", nu=1e-4, theta=None, theta_prime=0.01,
-                 step="gradient", fit_intercept=True, sampling="iid", record_every=None,
+    def __init__(self, loss="squared", n_iter=32, batch_size=2048, block_size=64,
+                 kernel="gaussian", gamma="scale", nu=3e-3, theta=None, theta_prime=0.01,
+                 step="newton", fit_intercept=True, sampling="iid", record_every=None,
                  backend="auto", random_state=None, verbose=False):
         self.loss = loss
         self.n_iter = n_iter
@@ -1378,7 +1378,8 @@ class DoublyStochasticRegressor(RegressorMixin, _BaseDoublyStochastic):
 
     def predict(self, X):
         """:math:`b + f(x)`."""
-        return self.intercept_ + self._scores(X)[:, 0]
+        scores = self._scores(X)
+        return self.intercept_ + scores[:, 0]
 
     def _eval_metric(self, scores, y):
         return float(np.mean((self.intercept_ + scores[:, 0] - y) ** 2))

@@ -216,8 +216,9 @@ def test_newton_system_stays_definite_when_the_curvature_vanishes():
 def test_theta_default_follows_the_step():
     X, y = concentric_circles(60, random_state=0)
     fit = dict(n_iter=2, batch_size=20, block_size=4, random_state=0)
-    assert DoublyStochasticClassifier(**fit).fit(X, y).theta_ == 4.0
-    assert DoublyStochasticClassifier(step="newton", **fit).fit(X, y).theta_ == 1.0
+    assert DoublyStochasticClassifier(step="gradient", **fit).fit(X, y).theta_ == 4.0
+    assert DoublyStochasticClassifier(**fit).fit(X, y).theta_ == 1.0  # step='newton'
+    assert DoublyStochasticRegressor(step="gradient", **fit).fit(X, y.astype(float)).theta_ == 1.0
     assert DoublyStochasticRegressor(**fit).fit(X, y.astype(float)).theta_ == 1.0
     assert DoublyStochasticClassifier(step="newton", theta=0.5, **fit).fit(X, y).theta_ == 0.5
 
@@ -269,8 +270,8 @@ def test_numpy_and_numba_agree(kind, step, Est, loss, sampling, kernel):
 @pytest.mark.parametrize("backend", ["numpy", "numba"])
 def test_partial_fit_continues_steps_and_blocks(backend):
     X, y = concentric_circles(100, random_state=0)
-    clf = DoublyStochasticClassifier(batch_size=10, block_size=4, random_state=7,
-                                     backend=backend)
+    clf = DoublyStochasticClassifier(step="gradient", batch_size=10, block_size=4,
+                                     random_state=7, backend=backend)
     clf.partial_fit(X, y, classes=[-1, 1]).partial_fit(X[:60], y[:60])
     assert clf.t_ == 10 + 6 and clf.alpha_.shape == (16 * 4, 1)
     # the same run as one call of the core on the concatenated mini-batches
@@ -301,7 +302,8 @@ def test_functional_core_continues_a_state():
 
 def test_history_columns_and_record_points():
     X, y = concentric_circles(300, random_state=0)
-    clf = DoublyStochasticClassifier(n_iter=50, record_every=20, random_state=0)
+    clf = DoublyStochasticClassifier(step="gradient", n_iter=50, batch_size=32, block_size=16,
+                                     record_every=20, random_state=0)
     clf.fit(X[:200], y[:200], eval_set=(X[200:], y[200:]))
     h = clf.history_
     assert set(h) == {"iteration", "examples", "seconds", "minibatch_loss", "test_error"}
@@ -336,8 +338,8 @@ def test_learns_circles_near_rff_with_the_same_features():
     features comes within 2 points of RFF + logistic regression on the same number."""
     X, y = concentric_circles(3000, noise=0.1, random_state=0)
     X_test, y_test = concentric_circles(2000, noise=0.1, random_state=1)
-    clf = DoublyStochasticClassifier(n_iter=200, batch_size=32, block_size=4, gamma=1.0,
-                                     random_state=0).fit(X, y)
+    clf = DoublyStochasticClassifier(step="gradient", n_iter=200, batch_size=32, block_size=4,
+                                     gamma=1.0, random_state=0).fit(X, y)
     rff = RandomFourierFeatures(n_components=800, variant="cos", gamma=1.0, random_state=0)
     Z = rff.fit_transform(X)
     ref = LogisticRegression(C=100.0, max_iter=2000).fit(Z, y).score(rff.transform(X_test), y_test)
@@ -356,7 +358,7 @@ def test_newton_step_learns_circles_in_few_steps():
     X_test, y_test = concentric_circles(2000, noise=0.1, random_state=1)
     fit = dict(n_iter=5, batch_size=500, block_size=16, gamma=1.0, loss="log", random_state=0)
     newton = DoublyStochasticClassifier(step="newton", **fit).fit(X, y).score(X_test, y_test)
-    gradient = DoublyStochasticClassifier(**fit).fit(X, y).score(X_test, y_test)
+    gradient = DoublyStochasticClassifier(step="gradient", **fit).fit(X, y).score(X_test, y_test)
     rff = RandomFourierFeatures(n_components=80, variant="cos", gamma=1.0, random_state=0)
     Z = rff.fit_transform(X)
     ref = LogisticRegression(C=100.0, max_iter=2000).fit(Z, y).score(rff.transform(X_test), y_test)
@@ -374,7 +376,8 @@ def test_multiclass_digits_and_probabilities():
     0.067-0.091, 0.041-0.048 (ratio T = 200 / T = 20 at most 0.34), so neither assertion
     rests on one run's luck."""
     X, X_test, y, y_test = load_digits(test_size=0.3)
-    clf = DoublyStochasticClassifier(n_iter=200, record_every=10, random_state=0).fit(
+    clf = DoublyStochasticClassifier(step="gradient", n_iter=200, batch_size=32, block_size=16,
+                                     record_every=10, random_state=0).fit(
         X, y, eval_set=(X_test, y_test))
     error = dict(zip(clf.history_["iteration"], clf.history_["test_error"]))
     assert error[10] > error[20] > error[50] > error[200]
@@ -393,7 +396,8 @@ def test_regressor_approaches_kernel_ridge():
     X = rng.uniform(-3, 3, size=(2000, 1))
     y = np.sin(2 * X[:, 0]) + 0.1 * rng.normal(size=2000)
     X_test = np.linspace(-3, 3, 500)[:, None]
-    reg = DoublyStochasticRegressor(n_iter=300, gamma=1.0, nu=1e-4, random_state=0).fit(X, y)
+    reg = DoublyStochasticRegressor(step="gradient", n_iter=300, batch_size=32, block_size=16,
+                                    gamma=1.0, nu=1e-4, random_state=0).fit(X, y)
     krr = KernelRidge(lam=0.1, gamma=1.0).fit(X, y)
     truth = np.sin(2 * X_test[:, 0])
     assert np.mean((reg.predict(X_test) - truth) ** 2) < 2 * max(
@@ -412,10 +416,12 @@ _SHUFFLED_WEIGHTS = "stochastic solver: the check shuffles the weighted rows (se
 @parametrize_with_checks([
     DoublyStochasticClassifier(),
     DoublyStochasticRegressor(),
-    DoublyStochasticClassifier(step="gradient", n_iter=50, batch_size=4, random_state=0),
-    DoublyStochasticClassifier(loss="log", kernel="laplacian", n_iter=50, batch_size=4,
+    DoublyStochasticClassifier(step="gradient", n_iter=50, batch_size=4, block_size=16,
                                random_state=0),
-    DoublyStochasticRegressor(step="gradient", n_iter=200, batch_size=8, random_state=0),
+    DoublyStochasticClassifier(loss="log", kernel="laplacian", step="gradient", n_iter=50,
+                               batch_size=4, block_size=16, random_state=0),
+    DoublyStochasticRegressor(step="gradient", n_iter=200, batch_size=8, block_size=16,
+                              nu=1e-4, random_state=0),
 ], expected_failed_checks=lambda est: {
     "check_sample_weight_equivalence_on_dense_data": _SHUFFLED_WEIGHTS,
     "check_sample_weight_equivalence_on_sparse_data": _SHUFFLED_WEIGHTS,
@@ -470,8 +476,8 @@ def test_divergence_is_an_error_not_nan():
     X = rng.normal(size=(100, 3))
     y = 1e6 * rng.normal(size=100)
     with pytest.raises(ValueError, match="diverged"):
-        DoublyStochasticRegressor(n_iter=300, batch_size=10, theta=1000.0, theta_prime=0.0,
-                                  random_state=0).fit(X, y)
+        DoublyStochasticRegressor(step="gradient", n_iter=300, batch_size=10, nu=1e-4,
+                                  theta=1000.0, theta_prime=0.0, random_state=0).fit(X, y)
 
 
 # --- issue 22: the run loop, clipped mini-batches, sample weights, intercept, speed ---------
