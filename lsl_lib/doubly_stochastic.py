@@ -47,16 +47,29 @@ and takes :math:`H = I`, the feature-covariance preconditioner of the authors' p
 (``doubly_sgd_pcd_lr_8m.m``, which applies it to the softmax loss). With
 :math:`\gamma_i \le 1` (the full step is 1), blocks of a few dozen features and mini-batches
 of thousands, the new block fits what the earlier ones left: the step is
-:math:`O(|b| B^2 + B^3)`, beside the :math:`O(i B d |b|)` of regenerating the earlier blocks.
+:math:`O(|b| B^2 + B^3)`, beside the :math:`O(i B d |b|)` of evaluating the earlier blocks.
 On ijcnn1 at D = 1 024 it ends within a point of RFF + a linear SVM on the same number of
 features, where gradient steps end eight points below (``bench_doubly_stochastic.py``).
+It is the estimators' default (32 blocks of 64 features, mini-batches of 2 048; their
+Notes give the measurements); ``step='gradient'`` is the paper's Algorithm 1.
 
 **Seeds, not matrices.** Block i's frequencies W and phases b are a deterministic
 function of the model's integer seed and of i (:func:`block_frequencies`), so the model
 stores only :math:`\alpha \in \mathbb R^{T B \times K}` and one integer: memory
-O(T B K), not the O(n D) of a feature matrix nor the O(d D) of RFF's frequencies. Every
-prediction regenerates the blocks, in training and afterwards alike. The price is time:
-step i evaluates i blocks on its mini-batch, so T steps cost :math:`O(T^2 B d |b|)`.
+O(T B K), not the O(n D) of a feature matrix nor the O(d D) of RFF's frequencies. A run
+generates each block's frequencies once and keeps them while it lasts
+(:class:`FrequencyCache`, at most :data:`FREQUENCY_CACHE_BYTES`; blocks beyond it are
+regenerated where used); a prediction generates them once per call; the model keeps none.
+
+**Time.** Step i scores its mini-batch with the whole model :math:`f_{i-1}`, the i - 1
+earlier blocks: :math:`O(i B d |b|)` projections and :math:`i B |b|` cosines, so T steps
+cost :math:`O(T^2 B d |b|)`, and a pass of ``partial_fit`` over n rows of a model of t
+blocks costs :math:`O(t B d n)`, what predicting those n rows costs. That growth is the
+algorithm's (Algorithm 1 evaluates :math:`f_{i-1}` at every step), not the
+implementation's; the compiled loops make each evaluation cheap: the projections by BLAS,
+the cosines by a polynomial that runs in SIMD lanes (:func:`polynomial_cos`), rows in
+tiles that stay in the processor's cache. Fewer, larger blocks (the Newton step's regime)
+keep T, and with it the quadratic term, small.
 
 The uniforms come from a counter-based generator, SplitMix64 (Steele, Lea and Flood
 2014) of (seed, block, counter), because the same numbers must come out of the numpy
@@ -71,7 +84,10 @@ its distribution function.
 Two paths run the steps on the same mini-batch indices
 (:func:`lsl_lib._core.sampling.sample_indices`) and the same seed:
 :func:`dsg_numpy_chunk`, the readable reference, and :func:`dsg_numba_chunk`, the
-compiled loop; they agree to rounding.
+compiled loop; they agree to rounding. :func:`doubly_stochastic` runs them in short chunks
+(:func:`lsl_lib._core.run_loop.run_chunks`): Ctrl-C stops a fit between two chunks, and a
+norm of the coefficients that grows by orders of magnitude is a divergence, an error that
+names theta. Where the chunks end does not change the iterates.
 
 References
 ----------
@@ -81,6 +97,10 @@ gradients. NIPS 2014.
 Rahimi, Recht. Random features for large-scale kernel machines. NIPS 2007.
 
 Steele, Lea, Flood. Fast splittable pseudorandom number generators. OOPSLA 2014.
+
+Cody, Waite. Software manual for the elementary functions. Prentice-Hall, 1980 (the
+reduction of :func:`polynomial_cos`); Sun Microsystems, fdlibm 5.3, ``k_cos.c`` and
+``k_sin.c``, 1993 (its polynomials).
 """
 import math
 from numbers import Integral, Real
@@ -500,39 +520,42 @@ def polynomial_cos(x):
 
 
 @jit
-def cosine_features(v, shift, scale, z):
-    r"""``v[c] <- scale * cos(v[c] + shift[c])``, the cosine by :func:`polynomial_cos`
-    (the C library's beyond :data:`COS_POLYNOMIAL_LIMIT`); ``z`` (as long as v) is scratch."""
-    for c in range(v.shape[0]):
-        z[c] = v[c] + shift[c]
-    for c in range(v.shape[0]):
-        v[c] = scale * polynomial_cos(z[c])
-    for c in range(v.shape[0]):
-        if abs(z[c]) > COS_POLYNOMIAL_LIMIT:
-            v[c] = scale * math.cos(z[c])
+def cosine_features(v, scale):
+    r"""``v[e] <- scale * cos(v[e])`` for every entry of the 1-D ``v``: the cosine by
+    :func:`polynomial_cos` in one loop over all the entries (SIMD lanes), the C library's
+    where an argument is beyond :data:`COS_POLYNOMIAL_LIMIT`."""
+    big = False
+    for e in range(v.shape[0]):
+        if abs(v[e]) > COS_POLYNOMIAL_LIMIT:
+            big = True
+    if big:  # rare (heavy-tailed frequencies on unscaled data): the C library per entry
+        for e in range(v.shape[0]):
+            x = v[e]
+            v[e] = scale * (math.cos(x) if abs(x) > COS_POLYNOMIAL_LIMIT else polynomial_cos(x))
+    else:
+        for e in range(v.shape[0]):
+            v[e] = scale * polynomial_cos(v[e])
 
 
 @jit
-def row_features(data, cols, indptr, d, x, W, b, phi, z):
-    r"""Compiled :func:`block_features` of one row x of X (``compiled_arrays`` form): write
-    :math:`\sqrt{2/B}\cos(W^\top x + b)` into ``phi`` (length B), W of shape (d, B). The
-    B projections are accumulated side by side (independent sums: the loop over c
-    vectorises), then passed through the cosine (:func:`cosine_features`, ``z`` scratch)."""
+def row_projections(data, cols, indptr, d, x, W, out):
+    r"""Write :math:`W^\top x` of one row x of X (``compiled_arrays`` form) into ``out``
+    (length B), W of shape (d, B): the B projections accumulated side by side
+    (independent sums: the loop over c vectorises); a CSR row reads its nonzeros only."""
     B = W.shape[1]
     for c in range(B):
-        phi[c] = 0.0
+        out[c] = 0.0
     if indptr.shape[0] == 0:  # dense: row x is data[x*d:(x+1)*d]
         for kk in range(d):
             value = data[x * d + kk]
             for c in range(B):
-                phi[c] += value * W[kk, c]
+                out[c] += value * W[kk, c]
     else:
         for p in range(indptr[x], indptr[x + 1]):
             value = data[p]
             kk = cols[p]
             for c in range(B):
-                phi[c] += value * W[kk, c]
-    cosine_features(phi, b, math.sqrt(2.0 / B), z)
+                out[c] += value * W[kk, c]
 
 
 @jit
@@ -550,19 +573,20 @@ def gather_rows(data, indptr, d, rows):
 
 @jit
 def batch_features(data, cols, indptr, d, rows, Xb, W, b, phi):
-    r"""Compiled :func:`block_features` of the rows ``rows`` of X into ``phi`` (k, B): a dense
-    X by one product ``Xb @ W`` of its gathered rows (BLAS), a CSR X row by row
-    (:func:`row_features`); the cosines by :func:`cosine_features`."""
-    B = W.shape[1]
-    z = np.empty(B)
-    if Xb.shape[0] == rows.shape[0]:
+    r"""Compiled :func:`block_features` of the rows ``rows`` of X into ``phi`` (k, B, C
+    order): the projections of a dense X by one product ``Xb @ W`` of its gathered rows
+    (BLAS), of a CSR X row by row (:func:`row_projections`); then the phases, and the
+    cosines of all k B entries in one loop (:func:`cosine_features`)."""
+    k, B = phi.shape
+    if Xb.shape[0] == k:
         np.dot(Xb, W, phi)
-        norm = math.sqrt(2.0 / B)
-        for r in range(rows.shape[0]):
-            cosine_features(phi[r], b, norm, z)
     else:
-        for r in range(rows.shape[0]):
-            row_features(data, cols, indptr, d, rows[r], W, b, phi[r], z)
+        for r in range(k):
+            row_projections(data, cols, indptr, d, rows[r], W, phi[r])
+    for r in range(k):
+        for c in range(B):
+            phi[r, c] += b[c]
+    cosine_features(phi.reshape(k * B), math.sqrt(2.0 / B))
 
 
 @jit
@@ -574,15 +598,15 @@ def fill_blocks(seed, first_block, kernel_code, gamma, W, b):
 
 
 @jit
-def add_block_scores(data, cols, indptr, d, rows, Xb, W, b, alpha_j, phi, out):
+def add_block_scores(data, cols, indptr, d, rows, Xb, W, b, alpha_j, phi, scores, out):
     r"""Add one block's :math:`\alpha_j^\top\phi_{\omega_j}(x)` to ``out[r]`` for each
-    ``x = X[rows[r]]`` (features by :func:`batch_features` into ``phi``)."""
+    ``x = X[rows[r]]``: the features by :func:`batch_features` into ``phi``, their product
+    with :math:`\alpha_j` by BLAS into ``scores`` (as ``out``: (rows, K))."""
     batch_features(data, cols, indptr, d, rows, Xb, W, b, phi)
-    B, K = alpha_j.shape
-    for r in range(rows.shape[0]):
-        for c in range(B):
-            for q in range(K):
-                out[r, q] += alpha_j[c, q] * phi[r, c]
+    np.dot(phi, alpha_j, scores)
+    for r in range(out.shape[0]):
+        for q in range(out.shape[1]):
+            out[r, q] += scores[r, q]
 
 
 @jit
@@ -606,6 +630,7 @@ def accumulate_scores(data, cols, indptr, d, rows, seed, alpha, first_block, ker
     W = np.empty((d, B))
     b = np.empty(B)
     phi = np.empty((min(max(tile, 1), max(n, 1)), B))
+    scores = np.empty((phi.shape[0], K))
     j = 0
     while j < n_blocks:
         if first_block + j < n_cached:  # the cached blocks together
@@ -622,10 +647,10 @@ def accumulate_scores(data, cols, indptr, d, rows, seed, alpha, first_block, ker
                 if block < n_cached:
                     add_block_scores(data, cols, indptr, d, tile_rows, Xb, W_cache[block],
                                      b_cache[block], alpha[jj], phi[:end - start],
-                                     out[start:end])
+                                     scores[:end - start], out[start:end])
                 else:
                     add_block_scores(data, cols, indptr, d, tile_rows, Xb, W, b, alpha[jj],
-                                     phi[:end - start], out[start:end])
+                                     phi[:end - start], scores[:end - start], out[start:end])
         j = stop
 
 
@@ -1012,55 +1037,60 @@ class _BaseDoublyStochastic(BaseEstimator):
 
 
 _PARAMETERS_DOC = r"""
-    n_iter : int, default=300
+    n_iter : int, default=32
         T, the number of steps; the model has T blocks.
-    batch_size : int, default=32
-        |b|, examples per step (at most n).
-    block_size : int, default=16
+    batch_size : int, default=2048
+        |b|, examples per step, clipped to the rows at hand: on fewer rows (a small
+        training set, a short last ``partial_fit`` chunk) each step takes them all.
+    block_size : int, default=64
         B, random features per step; the model has D = T B features in all.
     kernel : {'gaussian', 'laplacian', 'cauchy'}, default='gaussian'
         The shift-invariant kernel, as in :class:`lsl_lib.random_features.RandomFourierFeatures`.
     gamma : float > 0, 'scale' or None, default='scale'
         Kernel width; ``'scale'`` is :math:`1/(d \operatorname{Var}(X))`
-        (:func:`lsl_lib.kernels.fitted_gamma`), ``None`` is 1/d.
-    nu : float >= 0, default=1e-4
+        (:func:`lsl_lib.kernels.fitted_gamma`; the rows weighted by ``sample_weight``),
+        ``None`` is 1/d.
+    nu : float >= 0, default=NU_DEFAULT
         :math:`\nu`, the weight of :math:`\frac{\nu}{2}\|f\|^2`; each step shrinks the earlier
-        coefficients by :math:`1 - \gamma_i\nu`.
+        coefficients by :math:`1 - \gamma_i\nu`. NU_WHY
     theta : float > 0 or None, default=None
         :math:`\theta` in the step :math:`\gamma_i = \theta/(1 + \theta' i)`. ``None``:
-        THETA_DEFAULT with ``step='gradient'``, 1 (the full Newton step) with
-        ``step='newton'``, where :math:`\theta > 1` overshoots. THETA_WHY
+        1 (the full Newton step) with ``step='newton'``, where :math:`\theta > 1`
+        overshoots; THETA_DEFAULT with ``step='gradient'``. THETA_WHY
     theta_prime : float >= 0, default=0.01
         :math:`\theta'`: the steps stay near :math:`\theta` for the first :math:`1/\theta'`
         steps, then decay like :math:`1/i` (0: a constant step).
-    step : {'gradient', 'newton'}, default='gradient'
-        How the new block's coefficients are set: Dai et al.'s gradient step, or one Newton
-        step of the mini-batch's regularised loss in the block
-        (:func:`lsl_lib.doubly_stochastic.newton_block`; the module's docstring). It wants
-        mini-batches of thousands, many times B: the block is fitted to its mini-batch, and
-        on a small one it fits that batch's noise (200 rows, batches of 10, squared loss:
-        R² below 0 where gradient steps reach 0.75). In its regime it is the better choice
-        when the gradient step stalls: on ijcnn1 at D = 1 024, 97 % test accuracy against
-        the gradient step's 90 %, the majority class, and within a point of RFF + a linear
-        SVM on the same number of features (benchmarks/README.md). With the log loss keep
-        ``nu > 0`` unless the mini-batches are large: where a block separates its
-        mini-batch, the curvature vanishes and the step is unbounded (IRLS on separable
-        data; coefficients of 1e10 on the checkerboard of lecture 13 with ``nu=0``).
+    step : {'newton', 'gradient'}, default='newton'
+        How the new block's coefficients are set: one Newton step of the mini-batch's
+        regularised loss in the block (:func:`lsl_lib.doubly_stochastic.newton_block`; the
+        module's docstring), or Dai et al.'s gradient step (the paper's Algorithm 1,
+        lecture 13). The Newton step wants mini-batches of thousands, many times B: the
+        block is fitted to its mini-batch, and on a small one it fits that batch's noise
+        (200 rows, batches of 10, squared loss: R² below 0 where gradient steps reach
+        0.75); keep it for ``batch_size`` of a few hundred or more, and take
+        ``step='gradient'`` with small mini-batches. In its regime it is the better choice:
+        on ijcnn1 at D = 1 024, 97 % test accuracy against the gradient step's 90 %, the
+        majority class, and within a point of RFF + a linear SVM on the same number of
+        features (benchmarks/README.md). With the log loss keep ``nu > 0`` unless the
+        mini-batches are large: where a block separates its mini-batch, the curvature
+        vanishes and the step is unbounded (IRLS on separable data; coefficients of 1e10 on
+        the checkerboard of lecture 13 with ``nu=0``).
     sampling : {'iid', 'permutation', 'reshuffle'}, default='iid'
         How mini-batches are drawn (:mod:`lsl_lib._core.sampling`).
     record_every : int or None, default=None
         Record ``history_`` every that many steps; ``None`` records nothing.
     backend : {'auto', 'numba', 'numpy'}, default='auto'
         ``'numba'``: the compiled loops; ``'numpy'``: the reference; the same seed gives the
-        same model on both.
+        same model on both (to rounding).
     random_state : None, int or numpy.random.Generator, default=None
-        Draws the model's seed (``seed_``), then the mini-batches."""
+        Draws the model's seed (``seed_``), then the mini-batches.
+    verbose : bool, default=False
+        A progress bar over the steps for fits longer than a few seconds."""
 
 
-
-def _parameters_doc(theta_default, theta_why):
-    return _PARAMETERS_DOC.replace("THETA_DEFAULT", theta_default).replace("THETA_WHY",
-                                                                           theta_why)
+def _parameters_doc(nu_default, nu_why, theta_default, theta_why):
+    return (_PARAMETERS_DOC.replace("NU_DEFAULT", nu_default).replace("NU_WHY", nu_why)
+            .replace("THETA_DEFAULT", theta_default).replace("THETA_WHY", theta_why))
 
 
 _ATTRIBUTES_DOC = r"""
@@ -1083,27 +1113,57 @@ _ATTRIBUTES_DOC = r"""
     n_features_in_ : int"""
 
 _NOTES_DOC = r"""
-    Memory: the model is :math:`\alpha` and one integer, 8 (T B K + 1) bytes (:func:`model_nbytes`);
-    RFF with the same D = T B features stores also its d D frequencies, and a feature
-    matrix of the training set n D. Time: step i regenerates and evaluates the i - 1
-    earlier blocks on its mini-batch, :math:`O(i B d |b|)`, so T steps cost
-    :math:`O(T^2 B d |b|)` and a prediction :math:`O(T B d)` per example: the model trades
-    time for memory. The shrink multiplies every earlier :math:`\alpha_j` (O(i B K) per
-    step, negligible beside the prediction), so no running scale factor is kept.
+    *Memory.* The model is :math:`\alpha` and one integer, 8 (T B K + 1) bytes
+    (:func:`model_nbytes`); RFF with the same D = T B features stores also its d D
+    frequencies, and a feature matrix of the training set n D. A run keeps the frequencies of
+    its blocks while it lasts (up to :data:`FREQUENCY_CACHE_BYTES`), the model none.
 
-    There is no intercept (the paper has none): the kernel's feature space carries it.
+    *Time.* Step i evaluates the i - 1 earlier blocks on its mini-batch,
+    :math:`O(i B d |b|)`, so T steps cost :math:`O(T^2 B d |b|)` and a prediction
+    :math:`O(T B d)` per example; a ``partial_fit`` pass over n rows of a model of t blocks
+    costs :math:`O(t B d n)`, as predicting those rows does: each call is slower than the
+    last, by the algorithm's own count (Algorithm 1 scores every mini-batch with the whole
+    model). The shrink multiplies every earlier :math:`\alpha_j` (O(i B K) per step,
+    negligible beside the scoring), so no running scale factor is kept.
+
+    *Interrupting.* Ctrl-C (or Jupyter's interrupt) stops a fit between two chunks of
+    steps, within about 0.1 s plus one step (:func:`~lsl_lib._core.run_loop.run_chunks`):
+    ``fit`` leaves the estimator unfitted, ``partial_fit`` leaves the model of its last
+    whole chunk of steps (``t_`` says how many).
+
+    *Sample weights* are drawn in proportion: each mini-batch takes example i with
+    probability :math:`s_i/\sum_j s_j` (integer weights: exactly the mini-batches of the
+    rows repeated :math:`s_i` times), so the steps estimate the gradient of the weighted
+    risk, the algorithm unchanged.
+
     X enters only by rows (mini-batches, predictions), so CSR input is accepted."""
+
+_EXAMPLE_ROWS = r"""
+    =========  ============  ================  ===============  ========================
+    data set   DSG default   RBFSampler()      RFF(D = 1 024)   DSG fit, predict
+                             + LinearSVC()     + LinearSVC()    (RFF + LinearSVC fit)
+    =========  ============  ================  ===============  ========================
+    ijcnn1     0.9444        0.9091            0.9345           0.9 s, 1.3 s (15 s)
+    a9a        0.8433        0.7638            0.8519           0.6 s, 0.2 s (23 s)
+    usps       0.9263        0.2147            0.9278           1.5 s, 0.1 s (13 s)
+    covtype    0.7202        0.6817            0.7199           0.9 s, 0.5 s (> 10 min)
+    =========  ============  ================  ===============  ========================
+"""
 
 
 CLASSIFIER_DOC = r"""Kernel classifier trained by doubly stochastic gradients (Dai et al. 2014).
 
     Step i = 1, ..., T draws a mini-batch :math:`b_i` of examples and regenerates block i
-    of B random Fourier features from the seed; with :math:`\gamma_i = \theta/(1 + \theta' i)`,
+    of B random Fourier features from the seed; with :math:`\gamma_i = \theta/(1 + \theta' i)`
+    and the earlier blocks shrunk, :math:`\alpha_j \leftarrow (1 - \gamma_i\nu)\,\alpha_j`
+    (j < i), the new block's coefficients are set by a Newton step of the mini-batch's loss
+    in them (``step='newton'``, the default) or by the paper's gradient step
+    (``step='gradient'``),
 
     .. math::
 
         \alpha_i = -\frac{\gamma_i}{|b_i|}\sum_{(x, y) \in b_i} \ell'(f_{i-1}(x), y)\,
-        \phi_{\omega_i}(x), \qquad \alpha_j \leftarrow (1 - \gamma_i\nu)\,\alpha_j \;(j < i),
+        \phi_{\omega_i}(x),
 
     and :math:`f(x) = \sum_j \alpha_j^\top\phi_{\omega_j}(x)` is evaluated by regenerating
     every block (:mod:`lsl_lib.doubly_stochastic`). Labels of any type; several classes
@@ -1113,8 +1173,10 @@ CLASSIFIER_DOC = r"""Kernel classifier trained by doubly stochastic gradients (D
     Parameters
     ----------
     loss : {'hinge', 'log'}, default='hinge'
-        The SVM's hinge or logistic regression's log loss (one-vs-rest per class)."""\
-        + _parameters_doc("4.0", (
+        The SVM's hinge or logistic regression's log loss (one-vs-rest per class); 'log'
+        gives ``predict_proba``."""\
+        + _parameters_doc("1e-4", "With the other defaults, 1e-3 moves the test\n"
+                          "        accuracies of the Notes by at most 0.7 point.", "4.0", (
             "For the gradient step: the\n        losses are Lipschitz, the log loss 1/4-smooth: long first steps are "
             "safe and learn\n        faster (on digits, 150 steps: 0.93 test accuracy at "
             "theta=1, 0.97 at 4).")) + r"""
@@ -1133,7 +1195,18 @@ CLASSIFIER_DOC = r"""Kernel classifier trained by doubly stochastic gradients (D
     lsl_lib.kernel_pegasos.KernelPegasosClassifier : exact kernel, support vectors stored.
 
     Notes
-    -----""" + _NOTES_DOC + r"""
+    -----
+    *Defaults*, chosen on real data so that a user who sets nothing lands near random
+    Fourier features + a linear SVM: the Newton step, 32 blocks of 64 features (D = 2 048),
+    mini-batches of 2 048 (65 536 examples seen). Test accuracy with the defaults
+    (``random_state=0``; ijcnn1 and a9a on their test files, usps 7 291 / 2 007 rows, the
+    covtype subsample 75 / 25 % stratified, 7 classes; times on a shared two-core machine):
+""" + _EXAMPLE_ROWS + r"""
+    The previous defaults (the gradient step, 300 blocks of 16 features, mini-batches of 32)
+    ended below the majority class on ijcnn1 (0.898 against 0.905); ``loss='log'`` with
+    the other defaults gives 0.956, 0.806, 0.930 and 0.729. There is no intercept (the paper
+    has none): the kernel's feature space carries it.
+""" + _NOTES_DOC + r"""
 
     References
     ----------
@@ -1145,29 +1218,42 @@ CLASSIFIER_DOC = r"""Kernel classifier trained by doubly stochastic gradients (D
     >>> from lsl_lib.datasets import concentric_circles
     >>> from lsl_lib.doubly_stochastic import DoublyStochasticClassifier, model_nbytes
     >>> X, y = concentric_circles(1000, random_state=0)
-    >>> clf = DoublyStochasticClassifier(n_iter=200, random_state=0).fit(X, y)
+    >>> clf = DoublyStochasticClassifier(random_state=0).fit(X, y)
     >>> round(clf.score(X, y), 2), clf.alpha_.shape, model_nbytes(clf)
-    (1.0, (3200, 1), 25608)
+    (1.0, (2048, 1), 16392)
     """
 
 
 REGRESSOR_DOC = r"""Kernel ridge regression trained by doubly stochastic gradients (Dai et al. 2014).
 
     The steps of :class:`DoublyStochasticClassifier` with the squared loss
-    :math:`\ell(f, y) = \frac12 (f - y)^2`, :math:`\ell' = f - y`: a stochastic
-    approximation of kernel ridge regression with :math:`\lambda = \nu`.
+    :math:`\ell(f, y) = \frac12 (f - y)^2`, :math:`\ell' = f - y`, on the centred targets
+    :math:`y - b`: a stochastic approximation of kernel ridge regression with
+    :math:`\lambda = \nu` and an unpenalised intercept b, the mean target. With the Newton
+    step (the default) each block is the least-squares fit, ridge :math:`\nu`, of what the
+    earlier ones left on its mini-batch.
 
     Parameters
     ----------
     loss : {'squared'}, default='squared'"""\
-        + _parameters_doc("1.0", (
+        + _parameters_doc("3e-3", (
+            "Chosen on the regression sets of the\n        Notes: with the other defaults "
+            "1e-4 gives R² 0.63 on cpu_act standardised,\n        1e-3 0.78."), "1.0", (
             "For the gradient step: the\n        squared loss is 1-smooth in f and k(x, x) = 1: steps beyond 2 "
             "overshoot.")) + r"""
+    fit_intercept : bool, default=True
+        Fit :math:`b + f` with b the (weighted) mean of the targets of ``fit``, or of the
+        first ``partial_fit`` call, and the blocks fit :math:`y - b`; ``False``: b = 0, the
+        paper's model (the kernel's feature space must then carry the targets' mean: on
+        cpu_act standardised, R² 0.09 instead of 0.70 with the previous defaults'
+        gradient steps).
 
     Attributes
     ----------
     alpha_ : ndarray of shape (t_ * block_size,)
-        The coefficients of the blocks, block j in entries ``j*B .. (j+1)*B - 1``."""\
+        The coefficients of the blocks, block j in entries ``j*B .. (j+1)*B - 1``.
+    intercept_ : float
+        b."""\
         + _ATTRIBUTES_DOC.format(eval_name="test_mse") + r"""
 
     See Also
@@ -1175,9 +1261,27 @@ REGRESSOR_DOC = r"""Kernel ridge regression trained by doubly stochastic gradien
     lsl_lib.kernels.KernelRidge : the exact solution of the same problem.
 
     Notes
-    -----""" + _NOTES_DOC + r"""
-    With a long step :math:`\theta` and targets of a large scale the squared loss diverges;
-    standardise y (``TransformedTargetRegressor``) or lower :math:`\theta`.
+    -----
+    *Defaults*, chosen on real data: the Newton step, 32 blocks of 64 features, mini-batches
+    of 2 048, :math:`\nu = 3 \cdot 10^{-3}`, the targets centred. Test R² with the
+    defaults (``random_state=0``, 75 / 25 % splits; "scaled": ``StandardScaler`` on X), against
+    scikit-learn's ``Ridge()`` and the exact kernel ridge regression
+    :class:`lsl_lib.kernels.KernelRidge` with its defaults (on 8 000 training rows where
+    there are more); each DSG fit takes 0.4-0.8 s:
+
+    ===================  ===========  =======  ===========
+    data set             DSG default  Ridge    KernelRidge
+    ===================  ===========  =======  ===========
+    cpu_act              0.872        0.721    0.872
+    cpu_act, scaled      0.837        0.721    0.838
+    cpu_small, scaled    0.894        0.710    0.904
+    houses, scaled       0.728        0.627    0.733
+    house_16H, scaled    0.430        0.278    0.520
+    ===================  ===========  =======  ===========
+
+    The previous defaults (the gradient step, 300 blocks of 16 features, mini-batches of 32,
+    no intercept) gave 0.756 on cpu_act and 0.121 behind ``StandardScaler``.
+""" + _NOTES_DOC + r"""
 
     References
     ----------
@@ -1190,11 +1294,10 @@ REGRESSOR_DOC = r"""Kernel ridge regression trained by doubly stochastic gradien
     >>> from lsl_lib.doubly_stochastic import DoublyStochasticRegressor
     >>> rng = np.random.default_rng(0)
     >>> X = rng.uniform(-3, 3, size=(2000, 1)); y = np.sin(X[:, 0]) + 0.1 * rng.normal(size=2000)
-    >>> reg = DoublyStochasticRegressor(n_iter=200, random_state=0).fit(X, y)
+    >>> reg = DoublyStochasticRegressor(random_state=0).fit(X, y)
     >>> round(reg.score(X, y), 2)
     0.98
     """
-
 
 
 class DoublyStochasticClassifier(ScoreClassifierMixin, _BaseDoublyStochastic):

@@ -369,8 +369,9 @@ def test_compiled_loops_release_the_gil():
     ParallelPegasosClassifier(lam=1e-2, n_epochs=3, average_every=1, random_state=0),
     ParallelDoublyStochasticClassifier(DoublyStochasticClassifier(n_iter=30, batch_size=4),
                                        random_state=0),
-    ParallelDoublyStochasticRegressor(DoublyStochasticRegressor(n_iter=100, batch_size=8),
-                                      random_state=0),
+    ParallelDoublyStochasticRegressor(DoublyStochasticRegressor(step="gradient", n_iter=100,
+                                                                batch_size=8, block_size=16,
+                                                                nu=1e-4), random_state=0),
 ])
 def test_scikit_learn_contract(estimator, check):
     check(estimator)

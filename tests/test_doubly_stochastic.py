@@ -568,14 +568,15 @@ def test_the_compiled_cosine_is_the_c_librarys_to_rounding():
                        + [rng.uniform(-1, 1, 20_000) * COS_POLYNOMIAL_LIMIT,
                           np.arange(-8, 9) * np.pi / 4, [0.0, -0.0]])
     v = z.copy()
-    cosine_features(v, np.zeros_like(z), 1.0, np.empty_like(z))
+    cosine_features(v, 1.0)
     expected = np.cos(z)
     # 2 ulp of the result, or 1e-30 near the zeros of the cosine (the reduction's error)
     assert np.all(np.abs(v - expected) <= np.maximum(2 * np.spacing(np.abs(expected)), 1e-30))
-    big = np.array([1.5 * COS_POLYNOMIAL_LIMIT, -1e12, 3e300])
-    v = big - 1.0
-    cosine_features(v, np.ones(3), 2.0, np.empty(3))  # shifted and scaled
-    np.testing.assert_array_equal(v, 2.0 * np.cos(big))
+    mixed = np.array([1.5 * COS_POLYNOMIAL_LIMIT, -1e12, 3e300, 0.5, -30.0])
+    v = mixed.copy()
+    cosine_features(v, 2.0)  # scaled; the C library's beyond the limit
+    np.testing.assert_array_equal(v[:3], 2.0 * np.cos(mixed[:3]))
+    np.testing.assert_allclose(v[3:], 2.0 * np.cos(mixed[3:]), rtol=4e-16, atol=0)
 
 # --- sample weights -------------------------------------------------------------------------
 
