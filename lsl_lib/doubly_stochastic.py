@@ -1226,7 +1226,7 @@ CLASSIFIER_DOC = r"""Kernel classifier trained by doubly stochastic gradients (D
     """
 
 
-REGRESSOR_DOC = r"""Kernel ridge regression trained by doubly stochastic gradients (Dai et al. 2014).
+REGRESSOR_DOC = r"""Kernel ridge regression by doubly stochastic gradients (Dai et al. 2014).
 
     The steps of :class:`DoublyStochasticClassifier` with the squared loss
     :math:`\ell(f, y) = \frac12 (f - y)^2`, :math:`\ell' = f - y`, on the centred targets

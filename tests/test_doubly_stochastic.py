@@ -13,10 +13,11 @@ from lsl_lib._core.random import check_random_state
 from lsl_lib._core.sampling import sample_indices
 from lsl_lib.datasets import (concentric_circles, fetch_cpu_act, load_digits, load_shared,
                               shared_data_dir)
-from lsl_lib.doubly_stochastic import (DoublyStochasticClassifier, DoublyStochasticRegressor,
-                                       block_features, block_frequencies, block_uniforms,
-                                       NEWTON_JITTER, curvature_weights, doubly_stochastic,
-                                       COS_POLYNOMIAL_LIMIT, cosine_features, fill_block, FrequencyCache, model_nbytes,
+from lsl_lib.doubly_stochastic import (COS_POLYNOMIAL_LIMIT, NEWTON_JITTER,
+                                       DoublyStochasticClassifier, DoublyStochasticRegressor,
+                                       FrequencyCache, block_features, block_frequencies,
+                                       block_uniforms, cosine_features, curvature_weights,
+                                       doubly_stochastic, fill_block, model_nbytes,
                                        newton_block, newton_block_into, predict_blocks)
 from lsl_lib.kernels import KERNELS, kernel_matrix
 from lsl_lib.losses import get_loss
