@@ -535,7 +535,8 @@ def usps_rows(quick=False):
         f"kernel Pegasos, λ = 1/n, {USPS_EPOCHS} epochs": KernelPegasosClassifier(
             lam=1.0 / n, n_iter=USPS_EPOCHS * n, gamma=gamma, random_state=0),
         f"doubly stochastic gradients, {steps} steps × 16 features": (
-            DoublyStochasticClassifier(n_iter=steps, gamma=gamma, random_state=0)),
+            DoublyStochasticClassifier(step="gradient", n_iter=steps, batch_size=32,
+                                       block_size=16, gamma=gamma, random_state=0)),
         "exact SVM (scikit-learn's SVC, libsvm), C = 1": SVC(C=1.0, gamma=gamma),
     }
     rows = []

@@ -72,7 +72,8 @@ from sklearn.utils.validation import check_array, check_is_fitted, validate_data
 
 from lsl_lib._core.random import check_random_state
 from lsl_lib._core.scores import labels_from_scores
-from lsl_lib._core.validation import add_intercept_column, check_batch_size, check_n_classes
+from lsl_lib._core.validation import (add_intercept_column, check_batch_size, check_n_classes,
+                                      check_sample_weight)
 from lsl_lib.doubly_stochastic import DoublyStochasticClassifier, DoublyStochasticRegressor
 from lsl_lib.losses import get_loss
 from lsl_lib.pegasos import (PegasosClassifier, PegasosState, encode_labels, pegasos,
@@ -1118,8 +1119,11 @@ def fit_out_of_core(estimator, X, y, *, memory_budget=64 * 2**20, n_epochs=1, cl
 # --- block-parallel doubly stochastic gradients ---------------------------------------------
 
 def _fit_member(estimator, data):
-    """A task: fit one worker's model on the data it holds."""
-    return estimator.fit(*data)
+    """A task: fit one worker's model on the data it holds, ``(X, y, sample_weight)``."""
+    X, y, sample_weight = data
+    if sample_weight is None:
+        return estimator.fit(X, y)
+    return estimator.fit(X, y, sample_weight=sample_weight)
 
 
 def _member_output(estimator, X, method):
@@ -1144,9 +1148,11 @@ class _ParallelDoublyStochastic(_SchedulerParameter, MetaEstimatorMixin, BaseEst
         self.scheduler = scheduler
         self.random_state = random_state
 
-    def _fit(self, X, y):
+    def _fit(self, X, y, sample_weight=None):
         X, y = validate_data(self, X, y, accept_sparse="csr", dtype=np.float64, order="C",
                              y_numeric=isinstance(self, RegressorMixin))
+        if sample_weight is not None:
+            sample_weight = check_sample_weight(sample_weight, X)
         if self.n_workers > X.shape[0]:
             raise ValueError(
                 f"n_workers={self.n_workers} is more than the {X.shape[0]} samples: each of "
@@ -1162,7 +1168,7 @@ class _ParallelDoublyStochastic(_SchedulerParameter, MetaEstimatorMixin, BaseEst
         if hasattr(members[0], "_validate_params"):  # its parameters, here, not on K workers
             members[0]._validate_params()
         client = get_client(self.scheduler)
-        data = client.scatter((X, y), broadcast=True, hash=False)
+        data = client.scatter((X, y, sample_weight), broadcast=True, hash=False)
         futures = [client.submit(_fit_member, member, data, pure=False) for member in members]
         self.estimators_ = client.gather(futures)
         return self
@@ -1232,9 +1238,10 @@ class ParallelDoublyStochasticClassifier(ClassifierMixin, _ParallelDoublyStochas
         return DoublyStochasticClassifier()
 
     @_fit_context(prefer_skip_nested_validation=False)
-    def fit(self, X, y):
-        """Fit the K models in parallel, each with its own seed, on all of (X, y)."""
-        self._fit(X, y)
+    def fit(self, X, y, sample_weight=None):
+        """Fit the K models in parallel, each with its own seed, on all of (X, y), with the
+        base estimator's ``sample_weight`` (examples drawn in proportion to the weights)."""
+        self._fit(X, y, sample_weight)
         self.classes_ = self.estimators_[0].classes_
         return self
 
@@ -1266,9 +1273,10 @@ class ParallelDoublyStochasticRegressor(RegressorMixin, _ParallelDoublyStochasti
         return DoublyStochasticRegressor()
 
     @_fit_context(prefer_skip_nested_validation=False)
-    def fit(self, X, y):
-        """Fit the K models in parallel, each with its own seed, on all of (X, y)."""
-        return self._fit(X, y)
+    def fit(self, X, y, sample_weight=None):
+        """Fit the K models in parallel, each with its own seed, on all of (X, y), with the
+        base estimator's ``sample_weight`` (examples drawn in proportion to the weights)."""
+        return self._fit(X, y, sample_weight)
 
     def predict(self, X):
         """The average of the K models' predictions."""

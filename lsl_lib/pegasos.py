@@ -149,7 +149,7 @@ class PegasosState:
         Iterations done; the next one is t + 1, with step 1/(lam (t+1)).
     v, U, carry : ndarray
         The compiled loop's own form of the iterate and the sum, :math:`w = a v` and
-        :math:`\sum w = U + A v`, with ``carry = [a, ||v||^2, A, m, live]``
+        :math:`\\sum w = U + A v`, with ``carry = [a, ||v||^2, A, m, live]``
         (:func:`pegasos_numba_chunk`): carried from one chunk to the next, so that the
         iterates do not depend on where the chunks end. Setting ``W`` starts them anew.
     """

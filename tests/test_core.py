@@ -11,7 +11,7 @@ from lsl_lib._core.backend import numba_available, resolve_backend
 from lsl_lib._core.random import check_random_state
 from lsl_lib._core.sampling import sample_indices
 from lsl_lib._core.scores import labels_from_scores, one_vs_rest_probabilities
-from lsl_lib._core.trace import Trace, chunk_bounds
+from lsl_lib._core.trace import Trace
 from lsl_lib._core.validation import check_block_features
 
 
@@ -73,11 +73,6 @@ def test_resolve_backend(monkeypatch):
     assert resolve_backend("auto") == "numpy"
     with pytest.raises(ImportError, match="numba"):
         resolve_backend("numba")
-
-
-def test_chunk_bounds_cover_all_iterations():
-    assert chunk_bounds(10, None) == [(0, 10)]
-    assert chunk_bounds(10, 4) == [(0, 4), (4, 8), (8, 10)]
 
 
 def test_trace_columns():

@@ -1,20 +1,13 @@
 """Convergence traces recorded between compiled chunks (DESIGN.md §2).
 
-A solver runs its T iterations in chunks of ``record_every`` iterations; between
-two chunks it evaluates what is to be plotted in numpy. The clock runs only while
-a chunk runs, so ``seconds`` is solver time, not recording time, and with
-``record_every=None`` there is one chunk and no recording at all.
+A solver runs its T iterations in chunks (:func:`lsl_lib._core.run_loop.run_chunks`), which
+end at every ``record_every`` iterations; there it evaluates what is to be plotted, in numpy.
+The clock runs only while a chunk runs, so ``seconds`` is solver time, not recording time,
+and with ``record_every=None`` nothing is recorded.
 """
 import time
 
 import numpy as np
-
-
-def chunk_bounds(n_iter, record_every):
-    """The (start, stop) iteration ranges of the chunks, covering ``range(n_iter)``."""
-    step = n_iter if record_every is None else record_every
-    starts = range(0, n_iter, step)
-    return [(s, min(s + step, n_iter)) for s in starts]
 
 
 class Trace:
