@@ -1345,12 +1345,6 @@ class DoublyStochasticClassifier(ScoreClassifierMixin, _BaseDoublyStochastic):
         check_n_classes(self.classes_, self.loss, ())
         self._binarizer = LabelBinarizer(neg_label=-1, pos_label=1).fit(self.classes_)
 
-    def _check_labels(self, y):
-        check_classification_targets(y)
-        unknown = np.setdiff1d(y, self.classes_)
-        if unknown.size:
-            raise ValueError(f"y contains labels {unknown!r} not in classes {self.classes_!r}.")
-
     @unfitted_on_interrupt
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y, sample_weight=None, eval_set=None):

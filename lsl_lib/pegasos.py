@@ -57,7 +57,7 @@ from scipy.special import softmax
 from sklearn.base import BaseEstimator, RegressorMixin, _fit_context
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.class_weight import compute_sample_weight
-from sklearn.utils.multiclass import _check_partial_fit_first_call, check_classification_targets
+from sklearn.utils.multiclass import _check_partial_fit_first_call
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from lsl_lib._core.backend import compiled_arrays, jit, resolve_backend
@@ -885,13 +885,6 @@ class PegasosClassifier(ScoreClassifierMixin, _BasePegasos):
 
     def _n_outputs(self):
         return 1 if self._binary_only() else len(self.classes_)
-
-    def _check_labels(self, y):
-        check_classification_targets(y)
-        check_n_classes(self.classes_, self.loss, ())
-        unknown = np.setdiff1d(y, self.classes_)
-        if unknown.size:
-            raise ValueError(f"y contains labels {unknown!r} not in classes {self.classes_!r}.")
 
     @unfitted_on_interrupt
     @_fit_context(prefer_skip_nested_validation=True)

@@ -840,13 +840,6 @@ class StochasticGradientClassifier(ScoreClassifierMixin, _BaseStochasticGradient
     }
     _eval_name = "test_error"
 
-    def _check_labels(self, y):
-        check_classification_targets(y)
-        check_n_classes(self.classes_, self.loss, ())
-        unknown = np.setdiff1d(y, self.classes_)
-        if unknown.size:
-            raise ValueError(f"y contains labels {unknown!r} not in classes {self.classes_!r}.")
-
     @unfitted_on_interrupt
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y, eval_set=None):

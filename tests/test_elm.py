@@ -5,7 +5,6 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 from numpy.testing import assert_allclose, assert_array_equal
-from scipy.special import expit
 from sklearn.linear_model import Ridge
 from sklearn.utils.estimator_checks import parametrize_with_checks
 

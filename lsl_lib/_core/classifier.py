@@ -16,9 +16,11 @@ Scores to labels and to probabilities are :mod:`lsl_lib._core.scores`.
 import numpy as np
 from sklearn.base import ClassifierMixin, clone
 from sklearn.utils.metaestimators import available_if
+from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted
 
 from lsl_lib._core.scores import labels_from_scores, one_vs_rest_probabilities
+from lsl_lib._core.validation import check_n_classes
 
 
 def _one_vs_rest_weight(sample_weight, y, positive, class_weight):
@@ -78,6 +80,15 @@ class ScoreClassifierMixin(ClassifierMixin):
     def predict_log_proba(self, X):
         """The logarithm of :meth:`predict_proba`."""
         return np.log(self.predict_proba(X))
+
+    def _check_labels(self, y):
+        """Raise ``ValueError`` unless y holds class labels, ``classes_`` two classes or more,
+        and y no label outside ``classes_`` (``partial_fit``'s later chunks)."""
+        check_classification_targets(y)
+        check_n_classes(self.classes_, None, ())
+        unknown = np.setdiff1d(y, self.classes_)
+        if unknown.size:
+            raise ValueError(f"y contains labels {unknown!r} not in classes {self.classes_!r}.")
 
     def _needs_one_vs_rest(self, classes):
         return len(classes) > 2 and self._binary_only()
