@@ -328,6 +328,9 @@ def run_job(estimator, data_path, workdir, limit=LIMIT, grace=GRACE,
 
 def worker(job_path, result_path):
     """The child: fit, score, write the result as JSON (an error is a result too)."""
+    # Ctrl-C raises KeyboardInterrupt, also in a child of a benchmark run as a background job
+    # (which inherits SIGINT ignored)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     with open(job_path, "rb") as f:
         job = pickle.load(f)
     if job.get("memory_limit"):

@@ -165,8 +165,12 @@ def stop_process(process):
 #: Ctrl-C must stop a fit within this many seconds (issue 22: "within one second").
 INTERRUPT_SECONDS = 1.0
 
+# A child started from a background job of a shell script (CI runs a test session so) inherits
+# SIGINT ignored, and Python then installs no KeyboardInterrupt handler: the child sets it, as
+# an interactive Python or Jupyter's kernel has it.
 _SIGINT_CHILD = """
-import sys, time
+import signal, sys, time
+signal.signal(signal.SIGINT, signal.default_int_handler)
 from sklearn.utils.validation import check_is_fitted
 from sklearn.exceptions import NotFittedError
 {setup}

@@ -214,7 +214,16 @@ def test_run_chunks_allows_growth_below_the_threshold():
                       diverged=str) == 100
 
 
-def test_a_sigint_ends_the_running_chunk_then_interrupts():
+@pytest.fixture
+def interactive_sigint():
+    """SIGINT raising KeyboardInterrupt, as in an interactive Python, for the test (a test
+    session run as a background job of a shell script starts with SIGINT ignored)."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, previous)
+
+
+def test_a_sigint_ends_the_running_chunk_then_interrupts(interactive_sigint):
     chunks = []
 
     def step(a, b):
@@ -228,7 +237,7 @@ def test_a_sigint_ends_the_running_chunk_then_interrupts():
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
 
 
-def test_a_second_sigint_interrupts_at_once():
+def test_a_second_sigint_interrupts_at_once(interactive_sigint):
     chunks = []
 
     def step(a, b):

@@ -402,7 +402,9 @@ def test_an_interrupted_fit_leaves_the_estimator_unfitted():
 
 
 _CHILD = textwrap.dedent("""
+    import signal
     import sys
+    signal.signal(signal.SIGINT, signal.default_int_handler)  # a background job ignores it
     import numpy as np
     import scipy.optimize._linprog_highs as linprog_highs
     from lsl_lib.kitchen_sinks import RandomKitchenSinksClassifier
