@@ -13,7 +13,8 @@
   of each. Printed as a table.
 - Out-of-core: 1.5 GB of a lazily generated linear teacher streamed through
   ``PegasosClassifier.partial_fit`` with a 64 MiB budget: the data's size against the measured
-  peak (tracemalloc).
+  peak (``OutOfCoreReport.peak_bytes``: the process's resident-memory growth where Linux reports
+  it, else tracemalloc's peak; ``peak_source`` says which).
 - Block-parallel doubly stochastic gradients: K = 2 models with their own feature seeds
   (Newton steps, 8 blocks of 128 features each), averaged, against one model and against
   RFF + LinearSVC with as many features in all (issue 11's comparison at equal D), at the
@@ -100,7 +101,7 @@ def out_of_core_row(n_samples):
     est, report = fit_out_of_core(PegasosClassifier(lam=LAM, random_state=0), X, y,
                                   memory_budget=64 * 2**20, progress=True)
     X_test, y_test = dask.compute(X[:10_000], y[:10_000])
-    ratio = report.data_bytes / report.peak_bytes
+    ratio = report.data_bytes / max(report.peak_bytes, 1)  # RSS growth can read 0
     return [dict(name="out-of-core: data size / peak memory (Pegasos partial_fit, 64 MiB budget)",
                  min=ratio, median=ratio, max=ratio, target=None, met=None,
                  note=f"{report.data_bytes / 2**20:.0f} MiB in {report.n_chunks} chunks of "
