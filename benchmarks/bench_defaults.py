@@ -83,7 +83,7 @@ from sklearn.pipeline import make_pipeline  # noqa: E402
 from sklearn.preprocessing import PolynomialFeatures, StandardScaler  # noqa: E402
 from sklearn.svm import SVC, LinearSVC  # noqa: E402
 
-from common import progress  # noqa: E402
+from common import progress, write_between_markers  # noqa: E402
 
 README = Path(__file__).resolve().parent / "README.md"
 BEGIN = "<!-- bench_defaults.py writes this table: begin -->"
@@ -468,17 +468,7 @@ def write_readme(text, path=None):
     (:data:`README` when None) by ``text``; when neither line is there, append a section
     :data:`SECTION` that holds them. A ``ValueError`` names the markers when only one is
     there, or not once each in that order."""
-    path = Path(README if path is None else path)
-    content = path.read_text(encoding="utf-8")
-    if BEGIN not in content and END not in content:
-        content = f"{content.rstrip()}\n\n{SECTION}\n\n{BEGIN}\n{END}\n"
-    if content.count(BEGIN) != 1 or content.count(END) != 1 or \
-            content.index(BEGIN) > content.index(END):
-        raise ValueError(f"{path} must hold the line {BEGIN!r} once, followed later by the "
-                         f"line {END!r} once (or neither): the table is written between them")
-    head, rest = content.split(BEGIN)
-    _, tail = rest.split(END)
-    path.write_text(f"{head}{BEGIN}\n{text.strip()}\n{END}{tail}", encoding="utf-8")
+    write_between_markers(README if path is None else path, text, BEGIN, END, SECTION)
 
 
 def main(argv=None):

@@ -2,6 +2,7 @@
 import statistics
 import sys
 import time
+from pathlib import Path
 
 from tqdm.auto import tqdm
 
@@ -45,3 +46,21 @@ def print_table(rows):
         print(f"{r['name']:58s} {r['min']:8.2f} {r['median']:8.2f} {r['max']:8.2f} {target:>8s}  {met}")
         if r["note"]:
             print(f"    {r['note']}")
+
+
+def write_between_markers(path, text, begin, end, section=None):
+    """Replace exactly the text between the lines ``begin`` and ``end`` of the file ``path``
+    by ``text``. When neither line is there and a ``section`` heading is given, append that
+    section holding them first. A ``ValueError`` names the markers when they are not there
+    once each, in that order (the file is then left untouched)."""
+    path = Path(path)
+    content = path.read_text(encoding="utf-8")
+    if section is not None and begin not in content and end not in content:
+        content = f"{content.rstrip()}\n\n{section}\n\n{begin}\n{end}\n"
+    if content.count(begin) != 1 or content.count(end) != 1 or \
+            content.index(begin) > content.index(end):
+        raise ValueError(f"{path} must hold the line {begin!r} once, followed later by the "
+                         f"line {end!r} once: the table is written between them")
+    head, rest = content.split(begin)
+    _, tail = rest.split(end)
+    path.write_text(f"{head}{begin}\n{text.strip()}\n{end}{tail}", encoding="utf-8")

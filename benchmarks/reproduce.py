@@ -60,7 +60,7 @@ from sklearn.svm import SVC  # noqa: E402
 
 import bench_budgeted  # noqa: E402
 import bench_random_binning  # noqa: E402
-from common import progress  # noqa: E402
+from common import progress, write_between_markers  # noqa: E402
 from lsl_lib import datasets  # noqa: E402
 from lsl_lib.coordinate_descent import DualCDClassifier, svm_objectives  # noqa: E402
 from lsl_lib.doubly_stochastic import DoublyStochasticClassifier  # noqa: E402
@@ -647,15 +647,7 @@ def write_readme(text, path=None):
     """Replace exactly the text between the lines :data:`BEGIN` and :data:`END` of
     ``path`` (:data:`README` when None) by ``text``; a ``ValueError`` names the markers
     when they are not there once each, in that order."""
-    path = Path(README if path is None else path)
-    content = path.read_text(encoding="utf-8")
-    if content.count(BEGIN) != 1 or content.count(END) != 1 or \
-            content.index(BEGIN) > content.index(END):
-        raise ValueError(f"{path} must hold the line {BEGIN!r} once, followed later by the "
-                         f"line {END!r} once: the table is written between them")
-    head, rest = content.split(BEGIN)
-    _, tail = rest.split(END)
-    path.write_text(f"{head}{BEGIN}\n{text.strip()}\n{END}{tail}", encoding="utf-8")
+    write_between_markers(README if path is None else path, text, BEGIN, END)
 
 
 def main(argv=None):
