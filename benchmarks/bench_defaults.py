@@ -14,6 +14,9 @@
     python benchmarks/bench_defaults.py Fastfood LassoCD # some estimators only (printed
                                                        # only unless --write)
     python benchmarks/bench_defaults.py --list         # the estimators and their peers
+    python benchmarks/bench_defaults.py --save rows.json   # also keep the measured rows...
+    python benchmarks/bench_defaults.py --render rows.json # ...and write the table again from
+                                                       # them (after REASONS changed), no fits
 
 Issue 22 §3: a user who reads nothing should get a model near the obvious scikit-learn
 peer, in a time a notebook can wait for. Each lsl estimator (:func:`lsl_estimators` finds
@@ -486,19 +489,32 @@ def main(argv=None):
     parser.add_argument("--limit", type=float, default=None,
                         help=f"seconds per fit (default {LIMIT:.0f}, {QUICK_LIMIT:.0f} quick)")
     parser.add_argument("--list", action="store_true", help="list the estimators and peers")
+    parser.add_argument("--save", metavar="JSON", help="also write the measured rows here")
+    parser.add_argument("--render", metavar="JSON",
+                        help="no fits: the table of the rows saved by --save, with the "
+                             "target column from today's REASONS")
     parser.add_argument("only", nargs="*", help="estimator class names")
     args = parser.parse_args(argv)
     if args.list:
         for cls in lsl_estimators():
             print(f"{cls.__name__:40s} {kind(cls):12s} {PEER_OF.get(cls.__name__, '(none)')}")
         return 0
-    start = time.perf_counter()
-    limit = args.limit or (QUICK_LIMIT if args.quick else LIMIT)
-    rows = run(only=set(args.only), quick=args.quick, limit=limit)
-    text = conditions(time.perf_counter() - start, args.quick, limit) + "\n\n" + \
-        format_table(rows)
+    if args.render:
+        saved = json.loads(Path(args.render).read_text())
+        rows = [dict(r, target=target(r["estimator"], r["data"], r["regression"], r["lsl"],
+                                      r["peer_result"])) for r in saved["rows"]]
+        text = saved["conditions"] + "\n\n" + format_table(rows)
+    else:
+        start = time.perf_counter()
+        limit = args.limit or (QUICK_LIMIT if args.quick else LIMIT)
+        rows = run(only=set(args.only), quick=args.quick, limit=limit)
+        line = conditions(time.perf_counter() - start, args.quick, limit)
+        text = line + "\n\n" + format_table(rows)
+        if args.save:
+            Path(args.save).write_text(json.dumps(dict(conditions=line, rows=rows), indent=1))
     print(text)
-    if args.write or not (args.quick or args.only or args.no_write):
+    if args.write or not (args.quick or args.only or args.no_write
+                          or (args.render and "--quick" in saved["conditions"])):
         write_readme(text)
         print(f"\nwritten into {README}", file=sys.stderr)
     return 0

@@ -67,7 +67,7 @@ cost :math:`O(T^2 B d |b|)`, and a pass of ``partial_fit`` over n rows of a mode
 blocks costs :math:`O(t B d n)`, what predicting those n rows costs. That growth is the
 algorithm's (Algorithm 1 evaluates :math:`f_{i-1}` at every step), not the
 implementation's; the compiled loops make each evaluation cheap: the projections by BLAS,
-the cosines by a polynomial that runs in SIMD lanes (:func:`polynomial_cos`), rows in
+the cosines by a polynomial that runs in SIMD lanes (:mod:`lsl_lib._core.trig`), rows in
 tiles that stay in the processor's cache. Fewer, larger blocks (the Newton step's regime)
 keep T, and with it the quadratic term, small.
 
@@ -98,9 +98,6 @@ Rahimi, Recht. Random features for large-scale kernel machines. NIPS 2007.
 
 Steele, Lea, Flood. Fast splittable pseudorandom number generators. OOPSLA 2014.
 
-Cody, Waite. Software manual for the elementary functions. Prentice-Hall, 1980 (the
-reduction of :func:`polynomial_cos`); Sun Microsystems, fdlibm 5.3, ``k_cos.c`` and
-``k_sin.c``, 1993 (its polynomials).
 """
 import math
 from numbers import Integral, Real
@@ -120,6 +117,7 @@ from lsl_lib._core.run_loop import run_chunks, unfitted_on_interrupt
 from lsl_lib._core.sampling import sample_indices
 from lsl_lib._core.scores import labels_from_scores
 from lsl_lib._core.trace import Trace
+from lsl_lib._core.trig import cos_scaled
 from lsl_lib._core.validation import (ITERATIVE_CONSTRAINTS, check_batch_size, check_n_classes,
                                       check_sample_weight, clipped_batch_size)
 from lsl_lib.kernels import (GAUSSIAN, KERNELS, LAPLACIAN, _LEARNER_KERNEL_CONSTRAINTS,
@@ -484,59 +482,6 @@ def fill_block(seed, block, kernel_code, gamma, W, b):
         b[c] = two_pi * ((float(z >> _S11) + 0.5) * _TWO_POW_M53)
 
 
-#: fdlibm's coefficients of cos(r) - (1 - r^2/2) and sin(r) - r on [-pi/4, pi/4]
-#: (``k_cos.c``, ``k_sin.c``; Sun Microsystems 1993), in powers of r^2.
-_COS_KERNEL = (4.16666666666666019037e-02, -1.38888888888741095749e-03,
-               2.48015872894767294178e-05, -2.75573143513906633035e-07,
-               2.08757232129817482790e-09, -1.13596475577881948265e-11)
-_SIN_KERNEL = (-1.66666666666666324348e-01, 8.33333333332248946124e-03,
-               -1.98412698298579493134e-04, 2.75573137070700676789e-06,
-               -2.50507602534068634195e-08, 1.58969099521155010221e-10)
-#: pi/2 in three parts of 33 bits (fdlibm's ``pio2_1``, ``pio2_2``, ``pio2_3``): k pi/2 is
-#: exact in the first two products for |k| < 2^20.
-_PIO2 = (1.57079632673412561417e+00, 6.07710050630396597660e-11, 2.02226624871116645580e-21)
-_ROUNDING_SHIFT = 6755399441055744.0  # 1.5 * 2^52: (x + s) - s rounds x to an integer
-#: Beyond this |argument| the compiled features take the C library's cosine.
-COS_POLYNOMIAL_LIMIT = 2.0**19 * math.pi / 2
-
-
-@jit
-def polynomial_cos(x):
-    r""":math:`\cos x` for :math:`|x| \le` :data:`COS_POLYNOMIAL_LIMIT`, within 2 ulp of the
-    C library's (1e-30 absolute next to its zeros): x = k pi/2 + r with
-    :math:`|r| \le \pi/4` (Cody-Waite, pi/2 in three parts), then fdlibm's kernel for
-    cos r or sin r, signed by k mod 4. Branch-free, so that a loop over it runs in SIMD
-    lanes, where the C library's cos is a call per element (4 to 8 times faster here)."""
-    k = (x * (2.0 / math.pi) + _ROUNDING_SHIFT) - _ROUNDING_SHIFT
-    r = ((x - k * _PIO2[0]) - k * _PIO2[1]) - k * _PIO2[2]
-    z = r * r
-    c1, c2, c3, c4, c5, c6 = _COS_KERNEL
-    s1, s2, s3, s4, s5, s6 = _SIN_KERNEL
-    cos_r = 1.0 - 0.5 * z + z * z * (c1 + z * (c2 + z * (c3 + z * (c4 + z * (c5 + z * c6)))))
-    sin_r = r + r * z * (s1 + z * (s2 + z * (s3 + z * (s4 + z * (s5 + z * s6)))))
-    quadrant = k - 4.0 * math.floor(0.25 * k)  # 0, 1, 2 or 3
-    value = cos_r if (quadrant == 0.0 or quadrant == 2.0) else sin_r
-    return -value if (quadrant == 1.0 or quadrant == 2.0) else value
-
-
-@jit
-def cosine_features(v, scale):
-    r"""``v[e] <- scale * cos(v[e])`` for every entry of the 1-D ``v``: the cosine by
-    :func:`polynomial_cos` in one loop over all the entries (SIMD lanes), the C library's
-    where an argument is beyond :data:`COS_POLYNOMIAL_LIMIT`."""
-    big = False
-    for e in range(v.shape[0]):
-        if abs(v[e]) > COS_POLYNOMIAL_LIMIT:
-            big = True
-    if big:  # rare (heavy-tailed frequencies on unscaled data): the C library per entry
-        for e in range(v.shape[0]):
-            x = v[e]
-            v[e] = scale * (math.cos(x) if abs(x) > COS_POLYNOMIAL_LIMIT else polynomial_cos(x))
-    else:
-        for e in range(v.shape[0]):
-            v[e] = scale * polynomial_cos(v[e])
-
-
 @jit
 def row_projections(data, cols, indptr, d, x, W, out):
     r"""Write :math:`W^\top x` of one row x of X (``compiled_arrays`` form) into ``out``
@@ -576,7 +521,7 @@ def batch_features(data, cols, indptr, d, rows, Xb, W, b, phi):
     r"""Compiled :func:`block_features` of the rows ``rows`` of X into ``phi`` (k, B, C
     order): the projections of a dense X by one product ``Xb @ W`` of its gathered rows
     (BLAS), of a CSR X row by row (:func:`row_projections`); then the phases, and the
-    cosines of all k B entries in one loop (:func:`cosine_features`)."""
+    cosines of all k B entries in one loop (:func:`lsl_lib._core.trig.cos_scaled`)."""
     k, B = phi.shape
     if Xb.shape[0] == k:
         np.dot(Xb, W, phi)
@@ -586,7 +531,8 @@ def batch_features(data, cols, indptr, d, rows, Xb, W, b, phi):
     for r in range(k):
         for c in range(B):
             phi[r, c] += b[c]
-    cosine_features(phi.reshape(k * B), math.sqrt(2.0 / B))
+    v = phi.reshape(k * B)
+    cos_scaled(v, math.sqrt(2.0 / B), v)
 
 
 @jit

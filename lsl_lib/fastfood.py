@@ -38,8 +38,6 @@ ICML 2013.
 Fino, Algazi. Unified matrix treatment of the fast Walsh-Hadamard transform.
 IEEE Transactions on Computers C-25(11), 1976.
 """
-import math
-
 import numpy as np
 import scipy.sparse as sp
 from sklearn.base import (BaseEstimator, ClassNamePrefixFeaturesOutMixin, TransformerMixin,
@@ -48,6 +46,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from lsl_lib._core.backend import jit, resolve_backend
 from lsl_lib._core.random import check_random_state
+from lsl_lib._core.trig import cos_scaled, cos_sin_scaled
 from lsl_lib._core.validation import (FEATURE_MAP_CONSTRAINTS, ITERATIVE_CONSTRAINTS,
                                      check_block_features, feature_map_dtype, memory_named,
                                      n_frequencies)
@@ -194,69 +193,6 @@ def fwht(a, backend="auto"):
     return a
 
 
-# ---------------------------------------------------------------- cos and sin in compiled loops
-
-# Cody-Waite reduction x = k pi/2 + r, |r| <= pi/4: pi/2 split in parts of 33 bits, so that
-# k * part is exact for |k| < 2^20 (fdlibm's e_rem_pio2.c); larger |x| go to libm.
-_PIO2_1 = 1.57079632673412561417e+00
-_PIO2_2 = 6.07710050630396597660e-11
-_PIO2_2T = 2.02226624879595063154e-21  # pi/2 - _PIO2_1 - _PIO2_2, rounded
-_INV_PIO2 = 6.36619772367581382433e-01
-_REDUCTION_LIMIT = 2.0 ** 19 * 1.5707963267948966
-
-
-@jit
-def _cos_sin(x):
-    r"""``(cos(x), sin(x))`` for :math:`|x| \le 2^{19}\pi/2`, in code the compiler vectorises.
-
-    With :math:`x = k\pi/2 + r` (Cody and Waite 1980), :math:`\cos r` and :math:`\sin r`
-    are their Taylor polynomials of degrees 16 and 17 (remainders below 1e-17 on
-    :math:`|r| \le \pi/4`), and the quadrant :math:`k \bmod 4` swaps and negates them.
-    Within 2 ulp of ``np.cos`` and ``np.sin``.
-    """
-    k = math.floor(x * _INV_PIO2 + 0.5)
-    r = ((x - k * _PIO2_1) - k * _PIO2_2) - k * _PIO2_2T
-    z = r * r
-    s = r + r * z * (-1 / 6 + z * (1 / 120 + z * (-1 / 5040 + z * (1 / 362880 + z * (
-        -1 / 39916800 + z * (1 / 6227020800 + z * (-1 / 1307674368000 + z / 355687428096000)))))))
-    c = 1.0 + z * (-1 / 2 + z * (1 / 24 + z * (-1 / 720 + z * (1 / 40320 + z * (-1 / 3628800 + z * (
-        1 / 479001600 + z * (-1 / 87178291200 + z / 20922789888000)))))))
-    quadrant = np.int64(k) & 3
-    if quadrant & 1:  # cos(r + pi/2) = -sin r, sin(r + pi/2) = cos r
-        c, s = s, c
-    if (quadrant + 1) & 2:  # cos < 0 in quadrants 1 and 2
-        c = -c
-    if quadrant & 2:  # sin < 0 in quadrants 2 and 3
-        s = -s
-    return c, s
-
-
-@jit
-def cos_sin_scaled(t, scale, cos_out, sin_out):
-    """``cos_out[j] = scale cos(t[j])`` and ``sin_out[j] = scale sin(t[j])`` (a compiled loop).
-
-    The vectorised :func:`_cos_sin`, then libm for the rare :math:`|t_j|` beyond its range.
-    """
-    for j in range(t.shape[0]):
-        c, s = _cos_sin(np.float64(t[j]))
-        cos_out[j] = scale * c
-        sin_out[j] = scale * s
-    for j in range(t.shape[0]):
-        if abs(t[j]) > _REDUCTION_LIMIT:
-            cos_out[j] = scale * math.cos(t[j])
-            sin_out[j] = scale * math.sin(t[j])
-
-
-@jit
-def cos_scaled(t, scale, out):
-    """``out[j] = scale cos(t[j])`` (a compiled loop; see :func:`cos_sin_scaled`)."""
-    for j in range(t.shape[0]):
-        out[j] = scale * _cos_sin(np.float64(t[j]))[0]
-    for j in range(t.shape[0]):
-        if abs(t[j]) > _REDUCTION_LIMIT:
-            out[j] = scale * math.cos(t[j])
-
-
 # ---------------------------------------------------------------- Fastfood
 
 def fastfood_project_numpy(X, B, P, G, S, out):
@@ -304,7 +240,7 @@ def fastfood_numba(X, B, P, G, S, offsets, scale, out):
     ``out[i] = scale [cos(Vx), sin(Vx)]`` (``offsets`` empty: the sin-cos variant)
     or ``out[i] = scale cos(Vx + offsets)``. The projections are rounded to the dtype
     of ``out`` as on the numpy path, so both give the same numbers (the
-    trigonometric functions, :func:`cos_sin_scaled`, are within 2 ulp of numpy's).
+    trigonometric functions, :mod:`lsl_lib._core.trig`, are within 2 ulp of numpy's).
     """
     n, d = X.shape
     n_blocks, d_padded = B.shape

@@ -57,8 +57,11 @@ from sklearn.exceptions import NotFittedError
 from sklearn.utils._param_validation import StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from lsl_lib._core.backend import jit, resolve_backend
 from lsl_lib._core.random import check_random_state
-from lsl_lib._core.validation import (FEATURE_MAP_CONSTRAINTS, FEATURE_VARIANTS, block_sizes,
+from lsl_lib._core.trig import cos_scaled, cos_sin_scaled
+from lsl_lib._core.validation import (FEATURE_MAP_CONSTRAINTS, FEATURE_VARIANTS,
+                                      ITERATIVE_CONSTRAINTS, block_sizes,
                                      check_block_features, feature_map_dtype, memory_named,
                                      n_frequencies)
 from lsl_lib.fastfood import fwht, next_power_of_two
@@ -67,7 +70,8 @@ from lsl_lib.kernels import _KERNEL_CONSTRAINTS, check_kernel_params, kernel_mat
 #: The kernels with a frequency density in this module (the shift-invariant ones).
 RFF_KERNELS = ("gaussian", "laplacian", "cauchy")
 
-_FEATURE_CONSTRAINTS = {**FEATURE_MAP_CONSTRAINTS, "gamma": _KERNEL_CONSTRAINTS["gamma"]}
+_FEATURE_CONSTRAINTS = {**FEATURE_MAP_CONSTRAINTS, "gamma": _KERNEL_CONSTRAINTS["gamma"],
+                        "backend": ITERATIVE_CONSTRAINTS["backend"]}
 
 
 def draw_frequencies(kernel, gamma, n_features, n_freq, rng):
@@ -147,6 +151,26 @@ def sorf_projections(X, signs, scale):
     return P.reshape(n, n_blocks * d_pad)
 
 
+@jit
+def trig_features(Z, offsets, scale):
+    r"""Compiled trig map of the projections, in place, row by row.
+
+    'cos' (``offsets`` of length m = Z's width): :math:`Z_i \leftarrow s\cos(Z_i + b)`;
+    'sincos' (``offsets`` empty, the projections in the right half of Z):
+    :math:`[Z_{i,:m}, Z_{i,m:}] \leftarrow s\,[\cos Z_{i,m:}, \sin Z_{i,m:}]`. The cosines
+    and sines of :mod:`lsl_lib._core.trig` (SIMD lanes, within 2 ulp of numpy's)."""
+    n, width = Z.shape
+    if offsets.shape[0] > 0:
+        for i in range(n):
+            for j in range(width):
+                Z[i, j] += offsets[j]
+            cos_scaled(Z[i], scale, Z[i])
+    else:
+        m = width // 2
+        for i in range(n):
+            cos_sin_scaled(Z[i, m:], scale, Z[i, :m], Z[i, m:])
+
+
 class _FourierFeatures(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
     """What RFF, ORF and SORF share: the trig map of the projections, the feature names
     (``get_feature_names_out``: the class name and the column, as scikit-learn's
@@ -174,8 +198,17 @@ class _FourierFeatures(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEs
         dtype = feature_map_dtype(self.dtype, np.result_type(self.dtype_, X.dtype))
         X = X.astype(dtype, copy=False)
         n, m = X.shape[0], self.n_frequencies_
+        compiled = resolve_backend(self.backend) == "numba" and dtype == np.float64
         with memory_named("n_components", self.n_components):
             Z = np.empty((n, m if self.variant == "cos" else 2 * m), dtype=dtype)
+        if compiled:
+            projections = Z if self.variant == "cos" else Z[:, m:]
+            P = self._project(X, projections)
+            if P is not projections:  # SORF's own array
+                projections[...] = P
+            trig_features(Z, self.offsets_ if self.variant == "cos" else np.empty(0),
+                          np.sqrt((2.0 if self.variant == "cos" else 1.0) / m))
+            return Z
         if self.variant == "cos":
             Z = self._project(X, Z)
             Z += self.offsets_
@@ -233,6 +266,10 @@ class RandomFourierFeatures(_FourierFeatures):
         Type of the output; X @ W and the trig functions are computed in it. None: X's,
         float32 kept as float32 and anything else float64 (as scikit-learn's
         ``RBFSampler``): float32 out when ``fit`` and ``transform`` both get float32.
+    backend : {'auto', 'numba', 'numpy'}, default='auto'
+        The cosines and sines by the compiled loop (:func:`trig_features`, about four
+        times numpy's speed) or by numpy; the same numbers to 2 ulp. float32 output
+        always takes numpy's (already in SIMD lanes).
     random_state : None, int or numpy.random.Generator, default=None
         Seeds the frequencies and phases, drawn in float64 (the same numbers for both
         dtypes).
@@ -296,12 +333,13 @@ class RandomFourierFeatures(_FourierFeatures):
                               "kernel": [StrOptions(set(RFF_KERNELS))]}
 
     def __init__(self, n_components=100, kernel="gaussian", gamma=None, variant="sincos",
-                 dtype=None, random_state=None):
+                 dtype=None, backend="auto", random_state=None):
         self.n_components = n_components
         self.kernel = kernel
         self.gamma = gamma
         self.variant = variant
         self.dtype = dtype
+        self.backend = backend
         self.random_state = random_state
 
     @_fit_context(prefer_skip_nested_validation=True)
@@ -356,6 +394,8 @@ class OrthogonalRandomFeatures(_FourierFeatures):
     dtype : {numpy.float64, numpy.float32} or None, default=None
         Type of the output and of the computation; None: X's, as in
         :class:`RandomFourierFeatures`.
+    backend : {'auto', 'numba', 'numpy'}, default='auto'
+        As in :class:`RandomFourierFeatures`.
     random_state : None, int or numpy.random.Generator, default=None
         Seeds W (and the phases), drawn in float64.
 
@@ -437,12 +477,13 @@ class OrthogonalRandomFeatures(_FourierFeatures):
                               "n_components": [*_FEATURE_CONSTRAINTS["n_components"], None]}
 
     def __init__(self, n_components=None, gamma=None, structured=False, variant="sincos",
-                 dtype=None, random_state=None):
+                 dtype=None, backend="auto", random_state=None):
         self.n_components = n_components
         self.gamma = gamma
         self.structured = structured
         self.variant = variant
         self.dtype = dtype
+        self.backend = backend
         self.random_state = random_state
 
     @_fit_context(prefer_skip_nested_validation=True)

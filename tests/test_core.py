@@ -341,3 +341,57 @@ def test_balanced_one_vs_rest_weights_count_the_sample_weights():
     balanced = compute_class_weight("balanced", classes=np.arange(3), y=y, sample_weight=w)
     expected = _Centroid().fit(X, y == 2, w * np.where(y == 2, balanced[2], 1.0))
     np.testing.assert_allclose(model.coef_[2], expected.coef_[0])
+
+
+# ---------------------------------------------------------------- cos and sin of the compiled paths
+
+from lsl_lib._core.trig import REDUCTION_LIMIT, TILE, cos_scaled, cos_sin_scaled  # noqa: E402
+
+
+def _arguments():
+    rng = np.random.default_rng(5)
+    return np.concatenate([rng.normal(scale=s, size=20_000) for s in (1e-3, 1.0, 30.0, 1e4)]
+                          + [rng.uniform(-1, 1, 20_000) * REDUCTION_LIMIT,
+                             np.arange(-400, 400) * (np.pi / 4),  # quadrants' ends, zeros
+                             [0.0, -0.0, 1e-300, 1e-8]])
+
+
+def test_compiled_cos_sin_are_the_c_librarys_to_2_ulp():
+    """fdlibm's polynomials after a three-part reduction by pi/2, against numpy's cos and
+    sin: 2 ulp of the result, or 1e-30 next to their zeros (the reduction's error)."""
+    t = _arguments()
+    c, s, c_only = np.empty_like(t), np.empty_like(t), np.empty_like(t)
+    cos_sin_scaled(t, 1.0, c, s)
+    cos_scaled(t, 1.0, c_only)
+    for ours, theirs in ((c, np.cos(t)), (s, np.sin(t)), (c_only, np.cos(t))):
+        assert np.all(np.abs(ours - theirs) <= np.maximum(2 * np.spacing(np.abs(theirs)), 1e-30))
+    np.testing.assert_array_equal(c_only, c)
+    c3, s3 = np.empty_like(t), np.empty_like(t)
+    cos_sin_scaled(t, 3.0, c3, s3)
+    np.testing.assert_array_equal(c3, 3.0 * c)  # the scale is one product
+    np.testing.assert_array_equal(s3, 3.0 * s)
+
+
+def test_compiled_cos_sin_in_place_and_beyond_the_reduction():
+    """An output may be the input (the loops copy a tile of it first), any length, and an
+    argument beyond the reduction's limit sends the whole call through the C library's
+    cos and sin there (exactly numpy's) and the polynomial elsewhere."""
+    t = _arguments()[: 3 * TILE + 7]
+    expected_c, expected_s = np.empty_like(t), np.empty_like(t)
+    cos_sin_scaled(t, 2.0, expected_c, expected_s)
+    v = t.copy()
+    cos_scaled(v, 2.0, v)
+    np.testing.assert_array_equal(v, expected_c)
+    c, v = np.empty_like(t), t.copy()
+    cos_sin_scaled(v, 2.0, c, v)
+    np.testing.assert_array_equal(c, expected_c)
+    np.testing.assert_array_equal(v, expected_s)
+    big = np.array([1.5 * REDUCTION_LIMIT, -1e12, 3e300, 0.5, -30.0])
+    c, s, c_only = np.empty_like(big), np.empty_like(big), big.copy()
+    cos_sin_scaled(big, 2.0, c, s)
+    cos_scaled(c_only, 2.0, c_only)
+    np.testing.assert_array_equal(c[:3], 2.0 * np.cos(big[:3]))
+    np.testing.assert_array_equal(s[:3], 2.0 * np.sin(big[:3]))
+    np.testing.assert_array_equal(c_only, c)
+    np.testing.assert_allclose(c[3:], 2.0 * np.cos(big[3:]), rtol=4e-16, atol=0)
+    np.testing.assert_allclose(s[3:], 2.0 * np.sin(big[3:]), rtol=4e-16, atol=0)

@@ -13,10 +13,10 @@ from lsl_lib._core.random import check_random_state
 from lsl_lib._core.sampling import sample_indices
 from lsl_lib.datasets import (concentric_circles, fetch_cpu_act, load_digits, load_shared,
                               shared_data_dir)
-from lsl_lib.doubly_stochastic import (COS_POLYNOMIAL_LIMIT, NEWTON_JITTER,
+from lsl_lib.doubly_stochastic import (NEWTON_JITTER,
                                        DoublyStochasticClassifier, DoublyStochasticRegressor,
                                        FrequencyCache, block_features, block_frequencies,
-                                       block_uniforms, cosine_features, curvature_weights,
+                                       block_uniforms, curvature_weights,
                                        doubly_stochastic, fill_block, model_nbytes,
                                        newton_block, newton_block_into, predict_blocks)
 from lsl_lib.kernels import KERNELS, kernel_matrix
@@ -560,25 +560,6 @@ def test_frequency_cache_holds_the_blocks_of_both_generators():
         np.testing.assert_allclose(W_c[j], W_j, rtol=4e-16, atol=0)
 
 
-
-def test_the_compiled_cosine_is_the_c_librarys_to_rounding():
-    """The polynomial cosine of the compiled features (fdlibm's kernels after a three-part
-    reduction by pi/2) against numpy's, from tiny arguments to the limit, and the C
-    library's own cosine beyond it."""
-    rng = np.random.default_rng(0)
-    z = np.concatenate([rng.normal(size=20_000) * scale for scale in (1e-3, 1.0, 30.0, 1e4)]
-                       + [rng.uniform(-1, 1, 20_000) * COS_POLYNOMIAL_LIMIT,
-                          np.arange(-8, 9) * np.pi / 4, [0.0, -0.0]])
-    v = z.copy()
-    cosine_features(v, 1.0)
-    expected = np.cos(z)
-    # 2 ulp of the result, or 1e-30 near the zeros of the cosine (the reduction's error)
-    assert np.all(np.abs(v - expected) <= np.maximum(2 * np.spacing(np.abs(expected)), 1e-30))
-    mixed = np.array([1.5 * COS_POLYNOMIAL_LIMIT, -1e12, 3e300, 0.5, -30.0])
-    v = mixed.copy()
-    cosine_features(v, 2.0)  # scaled; the C library's beyond the limit
-    np.testing.assert_array_equal(v[:3], 2.0 * np.cos(mixed[:3]))
-    np.testing.assert_allclose(v[3:], 2.0 * np.cos(mixed[3:]), rtol=4e-16, atol=0)
 
 # --- sample weights -------------------------------------------------------------------------
 

@@ -475,6 +475,31 @@ def test_float32_features_equal_float64_ones_to_float32_precision(make):
                                atol=10 * np.finfo(np.float32).eps * (1 + bound) * scale)
 
 
+@pytest.mark.parametrize("make", [
+    lambda **kw: RandomFourierFeatures(40, **kw),
+    lambda **kw: RandomFourierFeatures(41, kernel="cauchy", variant="cos", **kw),
+    lambda **kw: OrthogonalRandomFeatures(46, **kw),
+    lambda **kw: OrthogonalRandomFeatures(38, structured=True, **kw),
+    lambda **kw: OrthogonalRandomFeatures(19, structured=True, variant="cos", **kw),
+])
+@pytest.mark.parametrize("sparse", [False, True])
+def test_compiled_trig_gives_numpys_features(make, sparse):
+    """The compiled cosines and sines (backend='numba', float64) are numpy's to 2 ulp of
+    the scale, on the same projections; float32 output takes numpy's on both backends."""
+    X = np.random.default_rng(0).normal(size=(60, 5)) * 3.0
+    X = sp.csr_matrix(X) if sparse else X
+    numpy_map = make(random_state=2, backend="numpy").fit(X)
+    numba_map = make(random_state=2, backend="numba").fit(X)
+    Z_numpy, Z_numba = numpy_map.transform(X), numba_map.transform(X)
+    assert Z_numba.shape == Z_numpy.shape and Z_numba.dtype == np.float64
+    scale = np.abs(Z_numpy).max()
+    np.testing.assert_allclose(Z_numba, Z_numpy, rtol=0, atol=2 * np.spacing(scale))
+    assert np.abs(Z_numba - Z_numpy).max() > 0  # another path, not numpy's again
+    X32 = X.astype(np.float32)
+    np.testing.assert_array_equal(make(random_state=2, backend="numba").fit(X32).transform(X32),
+                                  make(random_state=2, backend="numpy").fit(X32).transform(X32))
+
+
 def _rbf_sampler_dtype(fit_dtype, transform_dtype):
     """The output dtype of scikit-learn's RBFSampler for these input dtypes."""
     from sklearn.kernel_approximation import RBFSampler
@@ -577,6 +602,7 @@ _CHECKED = [RandomFourierFeatures(kernel=k, variant=v, n_components=n, random_st
 _CHECKED += [RandomFourierFeatures(random_state=0),  # the defaults
              OrthogonalRandomFeatures(random_state=0),
              RandomFourierFeatures(dtype=np.float32, random_state=0),
+             RandomFourierFeatures(variant="cos", backend="numpy", random_state=0),
              OrthogonalRandomFeatures(n_components=46, random_state=0),
              OrthogonalRandomFeatures(n_components=23, variant="cos", random_state=0),
              OrthogonalRandomFeatures(n_components=38, structured=True, random_state=0),
