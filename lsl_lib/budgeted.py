@@ -955,7 +955,7 @@ class BudgetedKernelSGDClassifier(ScoreClassifierMixin, BaseEstimator):
             kept = X[sample_weight > 0]
         n_classes = len(self.classes_)
         targets = 2.0 * labels - 1.0 if n_classes == 2 else labels.astype(np.float64)
-        self.gamma_ = fitted_gamma(self.gamma, kept)
+        self.gamma_ = fitted_gamma(self.gamma, X, sample_weight)
         warn_if_kernel_is_flat(kept, **self._kernel_params())
         n = kept.shape[0]
         self.lam_ = self.lam if self.lam is not None else 1.0 / (
@@ -1780,7 +1780,7 @@ class LowRankLinearizedSVC(ScoreClassifierMixin, BaseEstimator):
                           f"using budget={n}: every sample is a landmark.", UserWarning)
             B = n
         rng = check_random_state(self.random_state)
-        self.gamma_ = fitted_gamma(self.gamma, X)
+        self.gamma_ = fitted_gamma(self.gamma, X, sample_weight)
         warn_if_kernel_is_flat(X, self.kernel, self.gamma_, self.degree, self.coef0)
         if self.landmarks == "random":
             self.landmarks_ = _dense_rows(X, rng.choice(n, B, replace=False))

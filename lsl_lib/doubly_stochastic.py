@@ -103,7 +103,6 @@ import math
 from numbers import Integral, Real
 
 import numpy as np
-import scipy.sparse as sp
 from sklearn.base import BaseEstimator, RegressorMixin, _fit_context
 from sklearn.preprocessing import LabelBinarizer
 from sklearn.utils._param_validation import Interval, StrOptions
@@ -868,19 +867,6 @@ def model_nbytes(estimator):
     return estimator._state.alpha.nbytes + np.dtype(np.int64).itemsize
 
 
-def _fitted_gamma(gamma, X, sample_weight):
-    """:func:`lsl_lib.kernels.fitted_gamma` with the entries of X weighted by the rows'
-    sample weights (so that zero weights are dropped rows and integer weights repeated
-    rows for ``'scale'`` too)."""
-    if sample_weight is None or not (isinstance(gamma, str) and gamma == "scale"):
-        return fitted_gamma(gamma, X)
-    total = sample_weight.sum() * X.shape[1]
-    rows = X.multiply(X).sum(axis=1) if sp.issparse(X) else np.einsum("ij,ij->i", X, X)
-    mean = sample_weight @ np.asarray(X.sum(axis=1)).ravel() / total
-    variance = max(sample_weight @ np.asarray(rows).ravel() / total - mean**2, 0.0)
-    return 1.0 / (X.shape[1] * variance) if variance > 0 else 1.0
-
-
 # --- the estimators --------------------------------------------------------------------
 
 class _BaseDoublyStochastic(BaseEstimator):
@@ -935,7 +921,7 @@ class _BaseDoublyStochastic(BaseEstimator):
         if not continuing:
             self._rng = check_random_state(self.random_state)
             self._state = DSGState(self._rng.integers(0, 2**63), self.block_size, Y.shape[1])
-            self.gamma_ = _fitted_gamma(self.gamma, X, sample_weight)
+            self.gamma_ = fitted_gamma(self.gamma, X, sample_weight)
         self.theta_ = self._resolved_theta()
         monitor = None
         if eval_set is not None:  # validated once, then scored at each record point

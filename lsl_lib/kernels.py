@@ -407,24 +407,35 @@ _LEARNER_KERNEL_CONSTRAINTS = {**_KERNEL_CONSTRAINTS,
                                "gamma": [*_KERNEL_CONSTRAINTS["gamma"], StrOptions({"scale"})]}
 
 
-def fitted_gamma(gamma, X):
+def fitted_gamma(gamma, X, sample_weight=None):
     r"""The kernel width a learner uses on training data X: ``gamma`` itself if a number,
     :math:`1/d` for ``None``, and for ``'scale'`` scikit-learn's ``SVC`` default
 
     .. math:: \gamma = \frac{1}{d\,\operatorname{Var}(X)},
 
-    the variance over all n d entries of X (dense or sparse); 1 if X is constant.
+    the variance over all n d entries of X (dense or sparse); 1 if X is constant (to the
+    rounding of its mean).
     With it, :math:`\gamma\|x - x'\|^2` is about 2 on average over pairs of
     examples whatever the scale of the features, where :math:`1/d` assumes features of
-    unit variance.
+    unit variance. With ``sample_weight`` the entries of row i count :math:`s_i` times,
+    so that a zero weight is a dropped row and an integer weight a repeated one.
     """
     if not (isinstance(gamma, str) and gamma == "scale"):
         return check_kernel_params("linear", gamma, n_features=X.shape[1])[1]
-    if sp.issparse(X):
-        variance = X.multiply(X).mean() - X.mean() ** 2
-    else:
-        variance = np.asarray(X, dtype=np.float64).var()
-    return 1.0 / (X.shape[1] * variance) if variance > 0 else 1.0
+    s = np.ones(X.shape[0]) if sample_weight is None else np.asarray(sample_weight, np.float64)
+    total = s.sum() * X.shape[1]
+    mean = s @ np.asarray(X.sum(axis=1), dtype=np.float64).ravel() / total
+    eps = np.finfo(np.float64).eps
+    # a constant X gives a variance of the order of its rounding, not 0
+    if sp.issparse(X):  # E x^2 - m^2: rounding of the order of eps E x^2
+        second_moment = s @ np.asarray(X.multiply(X).sum(axis=1), np.float64).ravel() / total
+        variance = second_moment - mean**2
+        constant = variance <= 8 * eps * second_moment
+    else:  # deviations from the mean: rounding of the order of (eps m)^2
+        deviations = np.asarray(X, dtype=np.float64) - mean
+        variance = s @ np.einsum("ij,ij->i", deviations, deviations) / total
+        constant = variance <= (8 * eps * mean) ** 2
+    return 1.0 if constant else 1.0 / (X.shape[1] * variance)
 
 
 class KernelRidge(RegressorMixin, BaseEstimator):

@@ -258,6 +258,24 @@ def test_fitted_gamma_scale_is_scikit_learns():
     assert model.gamma_ == pytest.approx(1 / (5 * Z.var()), rel=1e-12)
 
 
+def test_fitted_gamma_with_weights_drops_and_repeats_rows():
+    """'scale' with sample weights: a zero weight is a dropped row, an integer weight a
+    repeated row, dense or CSR alike; weights leave a number or None alone."""
+    X = np.random.default_rng(1).normal(size=(12, 4)) * [1.0, 3.0, 0.1, 10.0]
+    w = np.array([0, 1, 2, 3, 0, 1, 1, 2, 0, 1, 4, 1], dtype=float)
+    repeated = np.repeat(X, w.astype(int), axis=0)
+    expected = fitted_gamma("scale", repeated)
+    assert fitted_gamma("scale", X, w) == pytest.approx(expected, rel=1e-12)
+    assert fitted_gamma("scale", sp.csr_matrix(X), w) == pytest.approx(expected, rel=1e-12)
+    assert fitted_gamma("scale", X, np.ones(12)) == pytest.approx(fitted_gamma("scale", X),
+                                                                rel=1e-12)
+    for c in (1.0, 0.1, 7.3):  # a constant X: variance 0, not the rounding of its mean
+        for weights in (None, np.arange(5.0)):
+            assert fitted_gamma("scale", np.full((5, 3), c), weights) == 1.0
+            assert fitted_gamma("scale", sp.csr_matrix(np.full((5, 3), c)), weights) == 1.0
+    assert fitted_gamma(0.7, X, w) == 0.7 and fitted_gamma(None, X, w) == pytest.approx(0.25)
+
+
 @pytest.mark.parametrize("kernel", INNER_PRODUCT_KERNELS)
 def test_kernel_ridge_on_sparse_input_is_the_dense_one(kernel):
     A = sp.random(40, 6, density=0.4, random_state=4, format="csr")
