@@ -717,10 +717,11 @@ class ParallelPegasosClassifier(_SchedulerParameter, PegasosClassifier):
         parts = [(X[p], encoded[p], None if weights is None else weights[p]) for p in indices]
         return parts, np.array([len(p) for p in indices])
 
-    def _dask_partitions(self, X, y, sample_weight):
+    def _dask_partitions(self, X, y, sample_weight, labels=None):
         """Check dask X, y (and weights) and plan their split into ``n_workers`` row blocks
         (sizes as ``np.array_split``'s): delayed parts, loaded and validated on the workers,
-        where they stay; only y is computed here, for the classes."""
+        where they stay; only y is computed here, for the classes (``labels``: y computed
+        already)."""
         import dask
 
         if self.partition not in (None, "chunks"):
@@ -731,7 +732,7 @@ class ParallelPegasosClassifier(_SchedulerParameter, PegasosClassifier):
         X, y, sample_weight = _dask_arrays(X, y, sample_weight)
         self._check_n_workers(X.shape[0])
         self.n_features_in_ = X.shape[1]
-        y_all = y.compute()
+        y_all = y.compute() if labels is None else labels
         self.classes_ = np.unique(y_all)
         self._check_labels(self.classes_)
         class_weight = self.class_weight
@@ -770,6 +771,7 @@ class ParallelPegasosClassifier(_SchedulerParameter, PegasosClassifier):
         lazy = any(is_dask_collection(a) for a in (X, y, sample_weight))
         if not lazy:
             X, y = self._validate(X, y, reset=True)
+        labels = None  # y in memory (a dask y is computed once, here)
         if self._binary_only():  # more than two classes: one model per class, one-vs-rest
             labels = np.asarray(y.compute() if is_dask_collection(y) else y)
             check_classification_targets(labels)
@@ -780,7 +782,7 @@ class ParallelPegasosClassifier(_SchedulerParameter, PegasosClassifier):
         self.estimators_ = None
         rng = check_random_state(self.random_state)
         if lazy:
-            sources, sizes = self._dask_partitions(X, y, sample_weight)
+            sources, sizes = self._dask_partitions(X, y, sample_weight, labels)
         else:
             sources, sizes = self._memory_partitions(X, y, sample_weight, rng)
         check_batch_size(self.batch_size, int(sizes.min()))

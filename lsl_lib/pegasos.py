@@ -507,7 +507,7 @@ def pegasos(X, y, lam, n_iter, *, n_outputs=1, loss="hinge", epsilon=0.1, batch_
                 "projection=True, or standardised features.")
 
     run_chunks(trace, n_iter, step, record_every=record_every, record=record,
-               norm=lambda: math.sqrt(np.vdot(state.W, state.W)), diverged=diverged,
+               norm=lambda: math.sqrt(np.einsum("ij,ij->", state.W, state.W)), diverged=diverged,
                verbose=verbose, desc="Pegasos")
     return state, trace.history()
 

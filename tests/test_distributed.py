@@ -181,6 +181,23 @@ def test_dask_array_partitions_are_its_chunks(client):
         from_dask.coef_, ParallelPegasosClassifier(partition="chunks", **odd).fit(X, Y).coef_)
 
 
+def test_dask_labels_are_computed_once(client, monkeypatch):
+    """A dask y is computed once per fit (for its classes), not once to choose between one
+    model and one-vs-rest and again to plan the partitions."""
+    yd = da.from_array(Y, chunks=300)
+    computed = []
+    compute = da.Array.compute
+
+    def counting(self, *args, **kwargs):
+        computed.append(self.name)
+        return compute(self, *args, **kwargs)
+
+    monkeypatch.setattr(da.Array, "compute", counting)
+    ParallelPegasosClassifier(lam=1e-3, n_epochs=1, n_workers=2, scheduler=client,
+                              random_state=0).fit(da.from_array(X, chunks=(600, 8)), yd)
+    assert computed.count(yd.name) == 1
+
+
 def test_history_counts_rounds_and_epochs(client):
     clf = ParallelPegasosClassifier(lam=1e-3, n_epochs=5, n_workers=2, average_every=2,
                                     scheduler=client, random_state=0)
