@@ -8,6 +8,8 @@ r"""Bounds of learning theory used by the lectures and the homework, with their 
   kernel expansion, :func:`rkhs_norm_squared`.
 - Concentration: :func:`hoeffding_tail` / :func:`hoeffding_deviation` (Hoeffding 1963) and
   :func:`mcdiarmid_tail` / :func:`mcdiarmid_deviation` (McDiarmid 1989).
+- A measured rate against a theorem's: :func:`loglog_slope`, the slope of a convergence curve
+  on log-log axes over its tail, with its standard error over seeds.
 
 Conventions: the empirical Rademacher complexity of a class F on a sample
 :math:`x_1, \dots, x_n` is
@@ -735,3 +737,69 @@ def mcdiarmid_deviation(delta, differences):
     delta = _check_positive("delta", delta, upper=1.0)
     total = _check_differences(differences)
     return np.sqrt(total / 2.0 * np.log(2.0 / delta))
+
+
+def loglog_slope(x, values, tail=0.5):
+    r"""The slope of :math:`\log y` against :math:`\log x` over the tail of a curve, per seed,
+    with its mean and standard error: the measured rate to set beside a theorem's.
+
+    A rate :math:`y \approx c\,x^{p}` is a line of slope p on log-log axes. The slope is the
+    least-squares fit over the points whose :math:`\log x` lies in the last ``tail`` of the
+    range of :math:`\log x` (where the asymptotic rate, not the transient, is read). With
+    several seeds the slope is fitted on each, and their mean is reported with the standard
+    error :math:`s/\sqrt k`: a difference to the theorem's exponent smaller than two
+    standard errors is not evidence against it. With one curve the standard error is that of
+    the regression slope (its residuals are not independent along one run: read it as a
+    lower bound).
+
+    Parameters
+    ----------
+    x : array-like of shape (n_points,), > 0
+        Iterations, examples, features...
+    values : array-like of shape (n_points,) or (n_seeds, n_points), > 0
+        The curve, or one curve per seed (e.g. suboptimality :math:`f(w_t) - f^*`).
+    tail : float in (0, 1], default=0.5
+        Fraction of the log range of x used, counted from its end.
+
+    Returns
+    -------
+    slope : float
+        The mean slope over the seeds.
+    standard_error : float
+        Of that mean (0 when every seed gives the same slope).
+    slopes : ndarray of shape (n_seeds,)
+        Each seed's slope.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from lsl_lib.theory import loglog_slope
+    >>> t = np.arange(1, 1001)
+    >>> slope, se, _ = loglog_slope(t, [3.0 / t, 5.0 / t])
+    >>> round(slope, 6), se < 1e-12
+    (-1.0, True)
+    """
+    x = _as_float_array("x", x)
+    values = np.atleast_2d(_as_float_array("values", values))
+    if x.ndim != 1 or values.ndim != 2 or values.shape[1] != x.shape[0]:
+        raise ValueError(f"values must have shape (n_points,) or (n_seeds, n_points) with "
+                         f"n_points = len(x) = {x.shape[0]}, got {values.shape}.")
+    if not (isinstance(tail, Real) and 0 < tail <= 1):
+        raise ValueError(f"tail must be in (0, 1], got {tail!r}.")
+    if not (np.all(x > 0) and np.all(values > 0) and np.all(np.isfinite(x))
+            and np.all(np.isfinite(values))):
+        raise ValueError("x and values must be finite and > 0 (their logarithms are fitted).")
+    log_x = np.log(x)
+    kept = log_x >= log_x.max() - tail * (log_x.max() - log_x.min())
+    if kept.sum() < 3:
+        raise ValueError(f"the last tail={tail} of the log range of x holds {kept.sum()} points; "
+                         "at least 3 are needed.")
+    u = log_x[kept] - log_x[kept].mean()
+    logs = np.log(values[:, kept])
+    slopes = (logs - logs.mean(axis=1, keepdims=True)) @ u / (u @ u)
+    if len(slopes) > 1:
+        standard_error = float(slopes.std(ddof=1) / np.sqrt(len(slopes)))
+    else:
+        residuals = logs[0] - logs[0].mean() - slopes[0] * u
+        standard_error = float(np.sqrt(residuals @ residuals / (len(u) - 2) / (u @ u)))
+    return float(slopes.mean()), standard_error, slopes

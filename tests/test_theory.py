@@ -17,8 +17,8 @@ from lsl_lib.kitchen_sinks import draw_features, feature_matrix
 from lsl_lib.theory import (empirical_rademacher_complexity, hoeffding_deviation,
                             hoeffding_tail, kernel_rademacher_bound,
                             kitchen_sinks_approximation_error, kitchen_sinks_bound,
-                            kitchen_sinks_estimation_error, mcdiarmid_deviation, mcdiarmid_tail,
-                            rkhs_norm_squared)
+                            kitchen_sinks_estimation_error, loglog_slope, mcdiarmid_deviation,
+                            mcdiarmid_tail, rkhs_norm_squared)
 
 ARGS = dict(n_samples=1000, n_components=100, C=2.0, lipschitz=1.0, delta=0.05)
 
@@ -495,3 +495,45 @@ def test_rounding_is_not_an_error():
     assert kernel_rademacher_bound(noisy, 1.0) > 0
     assert kernel_rademacher_bound(K.astype(np.float32), 1.0) > 0
     assert rkhs_norm_squared(np.ones(200), K.astype(np.float32)) > 0
+
+
+# --------------------------------------------------------------------------- loglog_slope
+
+def test_loglog_slope_reads_the_rate_of_the_tail():
+    """An exact power law gives its exponent; a transient at the start is left out by the
+    tail; seeds give their mean slope and its standard error s / sqrt(k)."""
+    t = np.geomspace(1, 1e4, 40)
+    slope, se, slopes = loglog_slope(t, 7.0 * t**-1.0)
+    assert slope == pytest.approx(-1.0, abs=1e-12) and se == pytest.approx(0.0, abs=1e-12)
+    curve = 1.0 / t + 10.0 / t**2  # 1/t^2 first, 1/t after t = 10
+    assert loglog_slope(t, curve, tail=0.3)[0] == pytest.approx(-1.0, abs=0.01)
+    assert loglog_slope(t, curve, tail=1.0)[0] < -1.1  # the whole curve mixes both
+    rng = np.random.default_rng(0)
+    runs = np.exp(np.log(t ** -0.5) + 0.05 * rng.normal(size=(6, t.size)))
+    slope, se, slopes = loglog_slope(t, runs)
+    assert slopes.shape == (6,)
+    assert slope == pytest.approx(slopes.mean())
+    assert se == pytest.approx(slopes.std(ddof=1) / np.sqrt(6))
+    assert abs(slope + 0.5) < 3 * se + 0.02
+
+
+def test_loglog_slope_of_one_noisy_curve_has_the_regression_standard_error():
+    t = np.geomspace(1, 1e3, 200)
+    noisy = t**-2.0 * np.exp(0.1 * np.random.default_rng(1).normal(size=t.size))
+    slope, se, _ = loglog_slope(t, noisy, tail=1.0)
+    fit = np.polyfit(np.log(t), np.log(noisy), 1, cov=True)
+    assert slope == pytest.approx(fit[0][0], rel=1e-10)
+    assert se == pytest.approx(np.sqrt(fit[1][0, 0]), rel=1e-10)
+
+
+@pytest.mark.parametrize("x,values,tail,match", [
+    ([1, 2, 3], [1, 2], 0.5, "shape"),
+    ([1, 2, 3, 4], [1, 0, 2, 3], 0.5, "finite and > 0"),
+    ([1, 2, 3, 4], [1, np.nan, 2, 3], 0.5, "finite and > 0"),
+    ([0, 2, 3, 4], [1, 1, 2, 3], 0.5, "finite and > 0"),
+    ([1, 2, 3, 4], [1, 1, 2, 3], 0.0, "tail"),
+    ([1, 2, 3, 100], [1, 1, 2, 3], 0.5, "at least 3"),
+])
+def test_loglog_slope_refuses_bad_input(x, values, tail, match):
+    with pytest.raises(ValueError, match=match):
+        loglog_slope(x, values, tail=tail)
