@@ -1,6 +1,7 @@
 """Exact kernels against scikit-learn's, kernel ridge against scikit-learn's, the
 explicit polynomial map against the kernel, and the compiled kernel_raw, kernel_finish,
 kernel_column and exp_inplace, and the kernel caches' sizing and LRU slot choice."""
+import itertools
 import math
 
 import numpy as np
@@ -15,7 +16,8 @@ from lsl_lib.datasets import load_shared, shared_data_dir
 from lsl_lib.kernels import (INNER_PRODUCT_KERNELS, KERNELS, KernelRidge, PolynomialFeatureMap,
                              cache_slots, check_kernel_params, compiled_rows, csr_int32,
                              exp_inplace, fitted_gamma, kernel_column, kernel_finish,
-                             kernel_matrix, kernel_raw, n_polynomial_features, scatter_row,
+                             kernel_matrix, kernel_raw, multiset_rank_tables,
+                             n_polynomial_features, scatter_row,
                              sparse_kernel_column, sparse_kernel_raw, take_lru_slot)
 
 rng = np.random.default_rng(0)
@@ -138,7 +140,54 @@ def test_polynomial_map_reproduces_the_kernel(degree, coef0):
     K = kernel_matrix(X[:10], Y, kernel="polynomial", degree=degree, coef0=coef0)
     np.testing.assert_allclose(A @ B.T, K, rtol=1e-10, atol=1e-10)
     assert A.shape[1] == Z.n_output_features_ == n_polynomial_features(5, degree)
-    assert np.all(Z.powers_.sum(axis=1) == degree)
+    expected = list(itertools.combinations_with_replacement(range(6), degree))
+    np.testing.assert_array_equal(Z.monomials_, np.array(expected).reshape(-1, degree))
+
+
+@pytest.mark.parametrize("n_items,degree", [(1, 3), (3, 2), (5, 3), (4, 4), (6, 1), (7, 5)])
+def test_rank_tables_give_the_position_in_itertools_order(n_items, degree):
+    P = multiset_rank_tables(n_items, degree)
+    for k, combo in enumerate(itertools.combinations_with_replacement(range(n_items), degree)):
+        previous = np.array([0, *combo[:-1]])
+        assert np.sum(P[np.arange(degree), combo] - P[np.arange(degree), previous]) == k
+
+
+@pytest.mark.parametrize("degree,coef0", [(1, 0.0), (2, 1.0), (2, 0.0), (3, 0.5), (4, 2.0)])
+def test_polynomial_map_of_csr_input_is_the_dense_map_in_csr(degree, coef0):
+    """CSR in, CSR out: the monomials of each row's nonzeros only, at the dense map's
+    columns; empty rows, explicit zeros, duplicate and unsorted entries, and the caller's
+    matrix left untouched."""
+    A = sp.random(25, 7, density=0.35, random_state=3, format="csr")
+    A[4] = 0.0  # an empty row (with coef0 > 0 only the constant's monomial)
+    dense = A.toarray()
+    model = PolynomialFeatureMap(degree=degree, coef0=coef0).fit(A)
+    Z = model.transform(A)
+    assert sp.issparse(Z) and Z.format == "csr" and Z.has_sorted_indices
+    np.testing.assert_allclose(Z.toarray(), model.transform(dense), rtol=1e-15, atol=0)
+    assert Z.nnz == np.count_nonzero(model.transform(dense))  # no stored zeros
+    messy = sp.csr_matrix((np.r_[A.data, 0.0, 1.5, -1.5][::-1],
+                           np.r_[A.indices, 2, 0, 0][::-1],
+                           np.r_[A.indptr[:-1], A.nnz + 3]), shape=A.shape)
+    before = (messy.data.copy(), messy.indices.copy())
+    np.testing.assert_allclose(model.transform(messy).toarray(),
+                               model.transform(messy.toarray()), rtol=1e-15, atol=0)
+    np.testing.assert_array_equal(messy.data, before[0])
+    np.testing.assert_array_equal(messy.indices, before[1])
+
+
+def test_polynomial_map_of_sparse_text_like_data_stays_small():
+    """Degree 2 on 2 000 columns with 10 nonzeros a row: D = 2 003 001 columns, and
+    66 stored entries a row (the binomial (10 + 2, 2)); Z Z^T is the kernel."""
+    A = sp.random(40, 2000, density=0.005, random_state=0, format="csr")
+    A = A[np.diff(A.indptr) > 0][:20]
+    model = PolynomialFeatureMap(degree=2).fit(A)
+    Z = model.transform(A)
+    assert Z.shape == (20, n_polynomial_features(2000, 2))
+    np.testing.assert_array_equal(np.diff(Z.indptr),
+                                  [math.comb(k + 2, 2) for k in np.diff(A.indptr)])
+    np.testing.assert_allclose((Z @ Z.T).toarray(), kernel_matrix(A, kernel="polynomial",
+                                                                   degree=2, coef0=1.0),
+                               rtol=1e-12, atol=1e-12)
 
 
 def test_polynomial_map_width_grows_as_the_binomial():
