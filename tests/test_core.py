@@ -178,11 +178,11 @@ def test_run_chunks_covers_every_unit_once_and_records_on_the_boundaries(record_
         assert all(b % record_every == 0 for _, b in chunks[:-1]) or record_every > 1
 
 
-def test_run_chunks_grow_at_most_twofold_and_shrink_to_the_target(monkeypatch):
-    _, chunks, _ = _run(10_000)  # chunks far below CHUNK_SECONDS: doubling
+def test_run_chunks_grow_at_most_eightfold_and_shrink_to_the_target(monkeypatch):
+    _, chunks, _ = _run(10_000)  # chunks far below CHUNK_SECONDS: eightfold growth
     sizes = [b - a for a, b in chunks]
-    assert sizes[:5] == [1, 2, 4, 8, 16]
-    assert all(b <= 2 * a for a, b in zip(sizes, sizes[1:-1]))
+    assert run_loop.CHUNK_GROWTH == 8 and sizes == [1, 8, 64, 512, 4096, 10_000 - 4681]
+    assert all(b <= 8 * a for a, b in zip(sizes, sizes[1:-1]))
     monkeypatch.setattr(run_loop, "CHUNK_SECONDS", 0.0)  # any chunk is too long: one unit each
     _, chunks, _ = _run(20)
     assert [b - a for a, b in chunks] == [1] * 20
@@ -195,9 +195,9 @@ def test_run_chunks_stops_when_the_step_says_converged():
         seen.append(b)
         return b >= 6
 
-    # chunks (0, 1), (1, 3), (3, 5), (5, 10): the fourth says it converged
+    # chunks (0, 1), (1, 5), (5, 10): the third says it converged
     assert run_chunks(trace, 100, step, record_every=5, record=lambda: seen.append("r")) == 10
-    assert seen == ["r", 1, 3, 5, "r", 10, "r"]
+    assert seen == ["r", 1, 5, "r", 10, "r"]
 
 
 @pytest.mark.parametrize("values", [[1.0, 2.0, np.inf], [1.0, np.nan], [1e-3, 1.0, 2e9]])

@@ -6,8 +6,10 @@ solver's state consistent. The loop decides the chunks and does what is to be do
 them, in Python:
 
 * **short chunks.** A chunk's length adapts so that it takes about :data:`CHUNK_SECONDS` of
-  wall time (the first chunks are one unit long and the length at most doubles from one
-  chunk to the next, so a first call that compiles does not make the next chunk long). The
+  wall time (the first chunk is one unit long and the length grows at most
+  :data:`CHUNK_GROWTH`-fold from one chunk to the next, so that a first call that compiles,
+  or first units cheaper than the later ones, do not make the next chunk long; a short fit
+  runs in a handful of chunks, whose Python between them costs nothing measurable). The
   chunks also end at every ``record_every`` boundary, where ``record()`` writes a row of the
   trace. A solver's iterates do not depend on where its chunks end: each solver's tests check
   that one-unit chunks give the same numbers.
@@ -33,6 +35,10 @@ import numpy as np
 
 #: Target wall time of one chunk, in seconds: Ctrl-C waits at most about this long.
 CHUNK_SECONDS = 0.05
+#: Largest growth of a chunk's length over the last one's. Doubling made a 5 ms fit of
+#: 5 000 units run in 13 chunks, whose checks between them cost 10 % of it
+#: (benchmarks/README.md, issue 22 §6); eightfold makes it 5.
+CHUNK_GROWTH = 8
 #: Growth of ``norm()`` over its value after the first chunk that counts as divergence.
 DIVERGENCE_GROWTH = 1e12
 #: A progress bar appears after this many seconds of a fit.
@@ -156,12 +162,12 @@ def run_chunks(trace, n_units, step, *, record_every=None, record=None, norm=Non
 
 
 def _next_size(size, ran, elapsed):
-    """The next chunk's length: at most twice the last planned ``size``, and as many units
-    as take :data:`CHUNK_SECONDS` at the speed of the last chunk (``ran`` units in
-    ``elapsed`` seconds)."""
+    """The next chunk's length: at most :data:`CHUNK_GROWTH` times the last planned
+    ``size``, and as many units as take :data:`CHUNK_SECONDS` at the speed of the last
+    chunk (``ran`` units in ``elapsed`` seconds)."""
     if elapsed <= 0:
-        return 2 * size
-    return max(1, min(2 * size, int(ran * CHUNK_SECONDS / elapsed)))
+        return CHUNK_GROWTH * size
+    return max(1, min(CHUNK_GROWTH * size, int(ran * CHUNK_SECONDS / elapsed)))
 
 
 def unfitted_on_interrupt(fit):
