@@ -618,18 +618,42 @@ def test_the_reported_peak_is_the_process_resident_memory():
     assert 2**20 - _JITTER <= quiet.peak_bytes < 4 * 2**20
 
 
+_WHOLE_CHUNK_CHILD = """
+import json, warnings
+import dask.array as da
+from lsl_lib.distributed import fit_out_of_core
+from lsl_lib.pegasos import PegasosClassifier
+Xd = da.random.default_rng(0).random((20_000, 50), chunks=(10_000, 50))
+yd = (Xd[:, 0] > 0.5).astype(int) * 2 - 1
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    _, report = fit_out_of_core(PegasosClassifier(random_state=0), Xd, yd, memory_budget=2**20)
+print(json.dumps(dict(messages=[str(w.message) for w in caught], peak=report.peak_bytes,
+                      chunk=report.chunk_bytes, source=report.peak_source)))
+"""
+
+
 def test_a_source_chunk_made_whole_counts_and_is_reported_after_the_run():
     """D9, scaled down: source chunks of 4 MB through a 1 MiB budget are cut, but each piece
-    makes its whole source chunk: warned before the run, and after it with the measured peak."""
-    Xd = da.random.default_rng(0).random((20_000, 50), chunks=(10_000, 50))
-    yd = (Xd[:, 0] > 0.5).astype(int) * 2 - 1
-    with pytest.warns(UserWarning) as caught:
-        _, report = fit_out_of_core(PegasosClassifier(random_state=0), Xd, yd,
-                                    memory_budget=2**20)
-    messages = [str(w.message) for w in caught]
+    makes its whole source chunk: warned before the run, and after it with the measured peak.
+
+    In a fresh process: resident memory grows with what a run allocates only where the
+    process has no freed memory at hand to reuse (glibc keeps freed blocks resident and
+    raises its mmap threshold after large frees), which a long test session does not
+    guarantee (this test failed once, late in a full run, with a peak under 1 MiB)."""
+    import json
+    import subprocess
+    import sys
+
+    child = subprocess.run([sys.executable, "-c", _WHOLE_CHUNK_CHILD], capture_output=True,
+                           text=True, timeout=300)
+    assert child.returncode == 0, child.stderr
+    result = json.loads(child.stdout.strip().splitlines()[-1])
+    messages = result["messages"]
     assert any("cut into pieces of at most 321 rows" in m for m in messages)
     assert any("exceeded memory_budget (1.0 MiB)" in m for m in messages)
-    assert report.peak_bytes >= 10_000 * 50 * 8 and report.chunk_bytes <= 2**20 / 8
+    assert result["peak"] >= 10_000 * 50 * 8
+    assert result["chunk"] <= 2**20 / 8
 
 
 def test_out_of_core_bad_input():
