@@ -15,10 +15,15 @@ partition, from the same starting point, and the driver averages the K weight ve
 
 either once at the end (*one-shot averaging*) or every ``average_every`` epochs, each round
 starting every worker from :math:`\bar w` (*periodic averaging*). One-shot averaging costs a
-single communication round; it divides the variance of the K independent runs by K but
-keeps their bias, which is large when a partition is not a sample of the whole (sorted by
-label, say) or when each worker's run is short. Averaging more often removes that bias at
-the price of more rounds (Zhang, De Sa, Mitliagkas and Ré 2016). On a convex problem, every
+single communication round; it reduces the variance of the K runs but keeps their common
+bias, which is large when a partition is not a sample of the whole (sorted by label, say)
+or when each worker's run is short. Averaging more often pulls the workers back to a common
+point before they drift towards their own partitions' optima, at the price of more rounds;
+on skewed (non-iid) partitions this is the "client drift" of federated averaging (McMahan
+et al. 2017; Li et al. 2020). Zhang, De Sa, Mitliagkas and Ré (2016) study workers that
+sample the *same* pool: for convex objectives, the benefit of frequent averaging depends on
+the gradient variance envelope (it helps when the variance of the stochastic gradients grows
+away from the optimum; otherwise one-shot averaging is as good). On a convex problem, every
 average is at least as good as the mean of the workers' objectives (Jensen), not always as
 good as one machine's run on all the data.
 
@@ -40,6 +45,12 @@ Zhang, De Sa, Mitliagkas, Ré. Parallel SGD: when does averaging help? ICML work
 optimization in machine learning, 2016. arXiv:1606.07365.
 
 Zinkevich, Weimer, Smola, Li. Parallelized stochastic gradient descent. NIPS 2010.
+
+McMahan, Moore, Ramage, Hampson, Agüera y Arcas. Communication-efficient learning of deep
+networks from decentralized data. AISTATS 2017.
+
+Li, Sahu, Zaheer, Sanjabi, Talwalkar, Smith. Federated optimization in heterogeneous
+networks. MLSys 2020.
 
 Dai, Xie, He, Liang, Raj, Balcan, Song. Scalable kernel methods via doubly stochastic
 gradients. NIPS 2014.

@@ -81,6 +81,11 @@ cannot be called here. Its laws are reproduced exactly (the module's table): Gau
 :math:`\gamma\tan(\pi(u - \frac12))`, Laplace of scale :math:`\sqrt\gamma` by inverting
 its distribution function.
 
+**The singly stochastic baseline.** :func:`functional_sgd` takes the same steps with the
+exact kernel :math:`k(x, \cdot)` in place of a block, on the same mini-batches: the sequence
+whose error and the random features' deviation from it make up DSG's error in Dai et al.'s
+analysis (a numpy reference for comparisons, not a learner).
+
 Two paths run the steps on the same mini-batch indices
 (:func:`lsl_lib._core.sampling.sample_indices`) and the same seed:
 :func:`dsg_numpy_chunk`, the readable reference, and :func:`dsg_numba_chunk`, the
@@ -858,6 +863,77 @@ def predict_scores(X, state, kernel, gamma, backend="auto"):
                       state.seed, state.alpha, 0, KERNELS.index(kernel), float(gamma),
                       cache.W, cache.b, ROW_TILE, out)
     return out
+
+
+def functional_sgd(X, Y, n_iter, *, loss="hinge", batch_size=32, kernel="gaussian", gamma=1.0,
+                   nu=1e-4, theta=1.0, theta_prime=0.01, sampling="iid", random_state=None):
+    r"""The *singly* stochastic baseline: DSG's steps with the exact kernel instead of a block.
+
+    Functional stochastic gradient descent in the RKHS, random only in the mini-batch:
+
+    .. math::
+
+        f_i = (1 - \gamma_i\nu)\, f_{i-1}
+              - \frac{\gamma_i}{|b_i|}\sum_{(x, y)\in b_i}\ell'\big(f_{i-1}(x), y\big)\, k(x, \cdot),
+
+    so :math:`f_T = \sum_{s} c_s\, k(x_s, \cdot)` over the :math:`T|b|` examples drawn. It is
+    :func:`doubly_stochastic`'s gradient step with :math:`\phi_\omega(x)^\top\phi_\omega(\cdot)`
+    replaced by its expectation :math:`k(x, \cdot)`: the same step sizes, the same shrink and,
+    for the same ``random_state``, the same mini-batches (the seed is drawn first and
+    discarded, as DSG draws its seed). Dai et al.'s analysis splits DSG's error into this
+    sequence's error and the random features' deviation from it; comparing the two runs
+    measures each part. A numpy reference only (a teaching baseline, not a learner): step i
+    evaluates :math:`(i - 1)|b|` kernel values per example, :math:`O(T^2|b|^2 d)` in all.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n, d)
+    Y : ndarray of shape (n, K)
+        -1/+1 per column (one-vs-rest) for 'hinge' and 'log', targets for 'squared'.
+    n_iter : int
+        T, the number of steps.
+    loss, batch_size, kernel, gamma, nu, theta, theta_prime, sampling, random_state
+        As in :func:`doubly_stochastic` (``kernel`` any of :data:`RFF_KERNELS`).
+
+    Returns
+    -------
+    support : ndarray of shape (T |b|,)
+        The rows of X drawn, step after step (a row drawn twice appears twice).
+    coef : ndarray of shape (T |b|, K)
+        Their coefficients :math:`c_s`: :math:`f_T(x) = \sum_s c_s k(x_{\mathrm{support}_s}, x)`
+        (``kernel_matrix(X_new, X[support], kernel, gamma) @ coef``).
+
+    Raises
+    ------
+    ValueError
+        For a kernel without random features, a batch size outside [1, n], or a number of
+        steps below 1.
+    """
+    from lsl_lib.kernels import kernel_matrix
+
+    loss = get_loss(loss)
+    _check_rff_kernel(kernel)
+    X = np.asarray(X, dtype=np.float64)
+    Y = np.asarray(Y, dtype=np.float64)
+    if Y.ndim != 2 or Y.shape[0] != X.shape[0]:
+        raise ValueError(f"Y must have shape (n, K) with n = {X.shape[0]} rows, got {Y.shape}.")
+    if not isinstance(n_iter, Integral) or n_iter < 1:
+        raise ValueError(f"n_iter must be an integer >= 1, got {n_iter!r}.")
+    check_batch_size(batch_size, X.shape[0])
+    rng = check_random_state(random_state)
+    rng.integers(0, 2**63)  # DSG's seed: drawn so that the mini-batches are DSG's
+    indices = sample_indices(X.shape[0], n_iter, batch_size, sampling, rng)
+    support = indices.reshape(-1)
+    coef = np.zeros((support.size, Y.shape[1]))
+    for it, batch in enumerate(indices):
+        i = it + 1
+        gamma_i = theta / (1.0 + theta_prime * i)
+        done = it * batch_size  # the coefficients of the earlier steps
+        f = kernel_matrix(X[batch], X[support[:done]], kernel, gamma) @ coef[:done]
+        G = loss.subgradient(Y[batch], f)
+        coef[:done] *= 1.0 - gamma_i * nu
+        coef[done:done + batch_size] = -(gamma_i / batch_size) * G
+    return support, coef
 
 
 def model_nbytes(estimator):

@@ -216,7 +216,7 @@ def test_history_counts_rounds_and_epochs(client):
 
 
 def test_periodic_averaging_undoes_the_bias_of_a_sorted_split(client):
-    """Zhang et al.: with each worker holding one class, the one-shot average is far from
+    """Client drift on a skewed split: with each worker holding one class, the one-shot average is far from
     the optimum; averaging ten times an epoch brings it back near one machine's run."""
     kwargs = dict(lam=1e-2, n_epochs=6, n_workers=2, partition="sorted", scheduler=client,
                   random_state=0)

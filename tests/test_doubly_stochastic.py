@@ -746,3 +746,45 @@ def test_regressor_defaults_keep_their_r2_behind_a_scaler_on_cpu_act():
     scaled = make_pipeline(StandardScaler(), DoublyStochasticRegressor(random_state=0)).fit(
         X, y).score(X_test, y_test)
     assert min(raw, scaled) > ridge + 0.05
+
+
+# --- the singly stochastic baseline ----------------------------------------------------
+
+def test_functional_sgd_is_dsg_with_the_exact_kernel():
+    """Same random_state: the same mini-batches; with blocks of many features DSG's gradient
+    steps approach the exact-kernel steps (the block's kernel estimate has variance ~1/B)."""
+    from lsl_lib.doubly_stochastic import doubly_stochastic, functional_sgd
+
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(60, 2))
+    Y = np.sign(X[:, :1] * X[:, 1:2])
+    kwargs = dict(loss="hinge", batch_size=8, kernel="gaussian", gamma=0.5, nu=1e-2, theta=1.0,
+                  theta_prime=0.1, random_state=7)
+    support, coef = functional_sgd(X, Y, 6, **kwargs)
+    assert support.shape == (48,) and coef.shape == (48, 1)
+    exact = kernel_matrix(X, X[support], "gaussian", 0.5) @ coef
+    state, _ = doubly_stochastic(X, Y, 6, block_size=40_000, backend="numpy", **kwargs)
+    from lsl_lib.doubly_stochastic import predict_blocks
+    approx = predict_blocks(X, state.seed, state.alpha, "gaussian", 0.5)
+    scale = np.abs(exact).max()
+    assert scale > 0.1
+    np.testing.assert_allclose(approx, exact, atol=0.03 * scale)
+    # the mini-batches are DSG's: the first step's coefficients are -gamma_1/|b| l'(0, y)
+    batch = support[:8]
+    gammas = 1.0 / (1.0 + 0.1 * np.arange(1, 7))
+    shrink = np.prod(1 - gammas[1:] * 1e-2)
+    np.testing.assert_allclose(coef[:8, 0], gammas[0] / 8 * Y[batch, 0] * shrink)
+
+
+def test_functional_sgd_names_bad_input():
+    from lsl_lib.doubly_stochastic import functional_sgd
+
+    X, Y = np.zeros((10, 2)), np.ones((10, 1))
+    with pytest.raises(ValueError, match="kernel"):
+        functional_sgd(X, Y, 2, kernel="polynomial")
+    with pytest.raises(ValueError, match="n_iter"):
+        functional_sgd(X, Y, 0)
+    with pytest.raises(ValueError, match="batch_size"):
+        functional_sgd(X, Y, 2, batch_size=11)
+    with pytest.raises(ValueError, match="shape"):
+        functional_sgd(X, np.ones(10), 2)

@@ -97,6 +97,22 @@ def test_scaling_time_on_log_axes_with_the_ideal_speedup_and_the_cores():
     np.testing.assert_allclose(fig.axes[0].get_lines()[1].get_ydata(), [1.0, 0.5])
 
 
+def test_scaling_labels_both_ends_of_a_short_time_range():
+    """0.18-0.38 s: the 1-2-5 ticks label 200 ms alone; the short range gets 1, 1.5, 2, 3, 4..."""
+    runs = {"a": dict(seconds=[0.38, 0.21, 0.18]), "b": dict(seconds=[0.32, 0.39, 0.38])}
+    fig = plot_scaling([1, 2, 4], runs, y="seconds", ideal_speedup=False)
+    ax = fig.axes[0]
+    fig.canvas.draw()
+    low, high = ax.get_ylim()
+    inside = [t for t in ax.get_yticks() if low <= t <= high]
+    assert len(inside) >= 3
+    assert min(inside) <= 0.2 and max(inside) >= 0.3
+    # a range of decades keeps 1, 2, 5
+    fig = plot_scaling([1, 2], {"a": dict(seconds=[0.01, 3.0])}, y="seconds", ideal_speedup=False)
+    ticks = fig.axes[0].get_yticks()
+    assert 0.3 not in np.round(ticks, 6) and 0.2 in np.round(ticks, 6)
+
+
 def test_scaling_leaves_out_missing_columns_and_draws_memory_in_bytes():
     runs = {"K models averaged": dict(test_error=[0.1, 0.09], model_bytes=[8192, 16384]),
             "one model of K T steps": dict(test_error=[0.1, 0.08], seconds=[1.0, 3.0])}

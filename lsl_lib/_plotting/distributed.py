@@ -159,8 +159,13 @@ def plot_scaling(n_workers, runs, y=("seconds", "test_error"), ideal_speedup=Tru
         log = column in ("seconds", "model_bytes")
         if log:
             ax.set_yscale("log")
-            if column == "seconds":  # 1, 2, 5 times the powers of ten: labels on short ranges
-                ax.yaxis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
+            if column == "seconds":
+                # 1, 2, 5 times the powers of ten; within a factor of 20, 1, 1.5, 2, 3, 4, 5, 7,
+                # so that the top and the bottom of a short range both have a label
+                values = np.concatenate([v[v > 0] for _, _, v in drawn])
+                short = values.size and values.max() / values.min() < 20
+                subs = (1.0, 1.5, 2.0, 3.0, 4.0, 5.0, 7.0) if short else (1.0, 2.0, 5.0)
+                ax.yaxis.set_major_locator(LogLocator(base=10, subs=subs))
                 ax.yaxis.set_major_formatter(EngFormatter(unit="s"))
                 ax.yaxis.set_minor_formatter(NullFormatter())
             else:

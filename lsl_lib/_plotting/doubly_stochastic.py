@@ -19,7 +19,9 @@ def plot_dsg_convergence(runs, x=("examples", "seconds"), y="test_error", logx=(
         One panel per column on the x-axis.
     y : str, default='test_error'
     logx : sequence of str, default=('seconds',)
-        The x columns drawn on a log scale (times spread over decades).
+        The x columns drawn on a log scale (times spread over decades); their points at 0
+        (a trace's start) are left out. The ``'seconds'`` of a ``history_`` are the
+        solver's, without the evaluations of ``eval_set``, and the axis says so.
     title : str, optional
 
     Returns
@@ -30,11 +32,15 @@ def plot_dsg_convergence(runs, x=("examples", "seconds"), y="test_error", logx=(
     fig, axes = new_figure(len(xs), width=5.2, height=3.8)
     for ax, column in zip(axes, xs):
         for k, (label, trace) in enumerate(runs.items()):
-            ax.plot(np.asarray(trace[column], dtype=float), np.asarray(trace[y], dtype=float),
-                    "o-", ms=3, lw=1.8, color=f"C{k}", label=label)
+            xv = np.asarray(trace[column], dtype=float)
+            yv = np.asarray(trace[y], dtype=float)
+            if column in logx:  # a point at time 0 has no place on a log axis: left out
+                xv, yv = xv[xv > 0], yv[xv > 0]
+            ax.plot(xv, yv, "o-", ms=3, lw=1.8, color=f"C{k}", label=label)
         _trace_axis(ax, column, y, logx=column in logx, logy=False)
         if column == "seconds":  # the log scale replaced the formatter: "20 ms", not 2×10⁻²
             ax.xaxis.set_major_formatter(EngFormatter(unit="s"))
+            ax.set_xlabel("solver time, evaluations excluded" + (" (log scale)" if column in logx else ""))
         if column == "examples":
             ax.set_xlabel("examples seen")
             ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:,.0f}"))
