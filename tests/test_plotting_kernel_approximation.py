@@ -83,3 +83,15 @@ def test_variance_draws_theory_lines_and_measured_markers_in_one_colour():
     np.testing.assert_array_equal(measured.get_xdata(), x)
     assert theory.get_color() == measured.get_color()
     assert measured.get_linestyle() == "None" and measured.get_marker() == "o"
+
+
+def test_variance_legend_has_one_readable_entry_per_label():
+    # for a projector: the line and the markers of a label share one entry, at the axis' font size
+    x, fine = np.linspace(0, 2, 5), np.linspace(0, 2, 50)
+    fig = plot_variance(x, {"RFF": x ** 2, "SORF": x}, {"RFF": fine ** 2, "ORF": fine ** 2 / 2},
+                        x_theory=fine)
+    ax = fig.axes[0]
+    legend = ax.get_legend()
+    assert [t.get_text() for t in legend.get_texts()] == ["RFF", "ORF", "SORF"]
+    assert legend.get_title().get_text() == "lines: theory · dots: measured"
+    assert min(t.get_fontsize() for t in legend.get_texts()) >= ax.xaxis.label.get_fontsize()

@@ -3,9 +3,10 @@ features, orthogonal features, Nyström, Fastfood): error curves against the out
 width, matrices side by side, kernel spectra, variances beside their closed forms."""
 import numpy as np
 from matplotlib.figure import Figure
+from matplotlib.legend_handler import HandlerTuple
 from matplotlib.ticker import NullFormatter
 
-from lsl_lib._plotting._base import new_figure, _legend_below, _mean_and_band, _readable_log_ticks
+from lsl_lib._plotting._base import new_figure, _mean_and_band, _readable_log_ticks
 
 __all__ = ["plot_error_curves", "plot_matrices", "plot_spectrum", "plot_variance"]
 
@@ -198,18 +199,24 @@ def plot_variance(x, measured, theory, *, x_theory=None, xlabel="distance ‖δ�
     x = np.asarray(x, dtype=float)
     x_theory = x if x_theory is None else np.asarray(x_theory, dtype=float)
     labels = list(dict.fromkeys([*theory, *measured]))
+    entries = []  # one legend entry per label: its line and its markers side by side
     for k, label in enumerate(labels):
         color = f"C{k}"
+        artists = []
         if label in theory:
-            ax.plot(x_theory, np.asarray(theory[label], dtype=float), color=color,
-                    label=f"{label}: theory")
+            artists += ax.plot(x_theory, np.asarray(theory[label], dtype=float), color=color,
+                               label=f"{label}: theory")
         if label in measured:
-            ax.plot(x, np.asarray(measured[label], dtype=float), color=color, ls="none",
-                    marker="o", ms=4, label=f"{label}: measured")
+            artists += ax.plot(x, np.asarray(measured[label], dtype=float), color=color, ls="none",
+                               marker="o", ms=4, label=f"{label}: measured")
+        entries.append(tuple(artists))
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
     ax.grid(True, alpha=0.3)
-    _legend_below(ax, ncols=2)
+    # read from the back of a lecture hall: half as many entries as artists, at the axis' font size
+    ax.legend(entries, labels, handler_map={tuple: HandlerTuple(ndivide=None)}, fontsize="medium",
+              title="lines: theory · dots: measured", title_fontsize="medium", loc="upper center",
+              bbox_to_anchor=(0.5, -0.15), ncols=2, frameon=False)
     if title:
         ax.set_title(title)
     return fig
