@@ -486,6 +486,8 @@ def test_plot_support_circles_the_support_by_abs_alpha(online_fit):
     alpha = clf.alpha_.copy()
     fig = plot_support({"a": clf, "b": clf}, X, y, resolution=30, title="supports")
     np.testing.assert_array_equal(clf.alpha_, alpha)  # evaluated, never refitted
+    three = plot_support({"a": clf, "b": clf, "c": clf}, X, y, resolution=10)
+    assert len({round(ax.get_position().y0, 6) for ax in three.axes}) == 1  # one row, no empty slot
     assert isinstance(fig, Figure) and len(fig.axes) == 2
     assert [ax.get_title() for ax in fig.axes] == ["a", "b"]
     markers = _support_markers(fig.axes[0], len(clf.support_))
@@ -551,6 +553,8 @@ def test_plot_online_convergence_objective_and_errors(online_fit):
     history = clf.history_
     fig = plot_online_convergence({"a": history, "b": history}, title="J")
     assert isinstance(fig, Figure) and len(fig.axes) == 3
+    fig.canvas.draw()
+    assert len({round(ax.get_position().y0, 6) for ax in fig.axes}) == 1  # one row of three
     objective, train, test = fig.axes
     assert objective.get_ylabel() == "J(α) = ½ αᵀKα + C Σᵢ ℓ(zᵢ)"
     assert objective.get_xscale() == objective.get_yscale() == "log"
