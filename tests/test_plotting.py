@@ -695,6 +695,8 @@ def test_plot_theorems_and_practice_one_axis_per_theorem():
                    bounds={"bound σ^s": (passes, [0.07, 0.04, 0.0])})]
     fig = plot_theorems_and_practice(panels, title="theory and practice")
     left, right = fig.axes
+    fig.canvas.draw()
+    assert left.get_position().y0 == pytest.approx(right.get_position().y0)  # one row
     assert _labels(left) == ["theorem (mean of 2)", "practice", "bound α^s"]
     np.testing.assert_allclose(left.get_lines()[0].get_ydata(), [0.5, 0.05, 2e-3])  # the mean
     assert len(_bands(left)) == 1 and len(_bands(right)) == 0  # a band for several seeds only
