@@ -84,6 +84,14 @@ scratch at every step instead: the same iterates, one kernel row per step always
 Kernel columns come from a bounded LRU cache (``cache_size`` megabytes of whole
 columns, :class:`ColumnCache`), as in LIBSVM.
 
+``sampling='worst_violator'`` draws nothing: each step takes the example whose step would be
+the largest, :math:`\arg\max_i |\Lambda_i - P_i|` (ties to the smaller margin, then the smaller
+index), read off the output vector in O(n) with no kernel evaluation. For the
+:math:`\frac12\alpha^\top K\alpha` models :math:`|\Lambda_i - P_i| = \eta\,|C y_i\psi(z_i) - \alpha_i|`, the distance of
+:math:`\alpha_i` from its fixed point: the worst violator of the optimality conditions, the
+choice of Kecman's ISDA and of OLLAWV (Melki et al. 2018), and the Gauss-Southwell rule of
+coordinate descent. It needs the output vector (``update='output'``).
+
 Two paths run the steps on the same index array (:mod:`lsl_lib._core.sampling`):
 :func:`online_kernel_numpy_chunk`, the readable reference, and the compiled
 :func:`online_kernel_numba_chunk`; same iterates, same cache hits and misses, on
@@ -166,6 +174,8 @@ LOSS_OF = {"l1_svm": "hinge", "l2_svm": "squared_hinge", "huber": "huber",
            "l1_svm_l1": "hinge", "l2_svm_l1": "squared_hinge"}
 L1_REGULARISED = ("exponential", "l1_svm_l1", "l2_svm_l1")
 UPDATES = ("output", "naive")
+#: The sampling schemes of the online learner: the shared ones and the worst violator.
+ONLINE_SCHEMES = SCHEMES + ("worst_violator",)
 #: z below which the exponential loss's psi is clipped.
 EXP_CLIP = -50.0
 
@@ -350,13 +360,16 @@ def online_kernel_numpy_chunk(X, y, alpha, f, b, indices, t0, model, C, eta, eta
     added. ``y`` holds -1/+1, ``beta`` is 1.0 to learn the bias, ``cache`` is the
     :class:`ColumnCache`; the other arguments are those of :func:`online_kernel`. The
     steps stop before one once the kernel evaluations ``cache.counters[3]`` have reached
-    ``max_evaluations``. Returns b and the number of steps run.
+    ``max_evaluations``. An index -1 asks for the worst violator (:func:`worst_violator`).
+    Returns b and the number of steps run.
     """
     n = X.shape[0]
     for t, i in enumerate(indices, start=t0):
         if cache.counters[3] >= max_evaluations:
             return b, t - t0
         eta_t = eta / (1.0 + eta_decay * (t // n))
+        if i < 0:  # sampling='worst_violator': the outputs f + b are at hand
+            i = worst_violator(model, y, alpha, f + b, eta_t, C, delta)
         if naive:
             o_i = f[i] + alpha @ cache.column(i) + b  # a kernel sum: O(n) per step, always
         else:
@@ -369,6 +382,38 @@ def online_kernel_numpy_chunk(X, y, alpha, f, b, indices, t0, model, C, eta, eta
         if not naive and step != 0.0:
             f += step * cache.column(i)  # speed-up #1: o <- o + (Lambda - P) K(:, x_i)
     return b, len(indices)
+
+
+def worst_violator(model, y, alpha, outputs, eta, C, delta=0.5):
+    r"""The example whose step would be the largest: :math:`\arg\max_i |\Lambda_i - P_i|`.
+
+    All n steps at once from the outputs :math:`o = K\alpha + b` (no kernel evaluation).
+    Ties go to the smaller margin :math:`z_i = y_i o_i`, then to the smaller index (at the
+    start every hinge violator has the same step :math:`\eta C`).
+    """
+    z = y * outputs
+    Lam = eta * C * y * psi(model, z, delta)
+    if model in L1_REGULARISED:
+        a = alpha + Lam
+        P = np.copysign(np.minimum(eta, np.abs(a)), a)
+    else:
+        P = eta * alpha
+    size = np.abs(((alpha + Lam) - P) - alpha)  # the step, evaluated as the update does
+    ties = np.flatnonzero(size == size.max())
+    return int(ties[np.argmin(z[ties])])
+
+
+@jit
+def worst_violator_numba(code, y, alpha, f, b, eta, C, delta):
+    """The same choice as :func:`worst_violator`, compiled (``f`` = :math:`K\alpha`)."""
+    best, best_size, best_z = 0, -1.0, 0.0
+    for j in range(alpha.shape[0]):
+        z = y[j] * (f[j] + b)
+        Lam, P = lambda_and_penalty_numba(code, z, y[j], alpha[j], eta, C, delta)
+        size = abs(((alpha[j] + Lam) - P) - alpha[j])
+        if size > best_size or (size == best_size and z < best_z):
+            best, best_size, best_z = j, size, z
+    return best
 
 
 @jit
@@ -388,6 +433,8 @@ def online_kernel_numba_chunk(X, Xt, x_data, x_indices, x_indptr, x_sq_norms, bu
             return b, s
         i = indices[s]
         eta_t = eta / (1.0 + eta_decay * ((t0 + s) // n))
+        if i < 0:  # sampling='worst_violator'
+            i = worst_violator_numba(code, y, alpha, f, b, eta_t, C, delta)
         if naive:
             col = cached_column_numba(X, Xt, x_data, x_indices, x_indptr, x_sq_norms, buffer, i,
                                       kcode, gamma, degree, coef0, slots, slot_of, owner,
@@ -440,9 +487,13 @@ def _check_args(model, C, eta, eta_decay, delta, n_epochs, update, sampling, cac
                         ("max_kernel_evaluations", max_kernel_evaluations)]:
         if value is not None and not (isinstance(value, Integral) and value >= 1):
             raise ValueError(f"{name} must be None or an int >= 1, got {value!r}.")
-    for name, value, options in [("update", update, UPDATES), ("sampling", sampling, SCHEMES)]:
+    for name, value, options in [("update", update, UPDATES),
+                                 ("sampling", sampling, ONLINE_SCHEMES)]:
         if value not in options:
             raise ValueError(f"{name} must be one of {options}, got {value!r}.")
+    if sampling == "worst_violator" and update == "naive":
+        raise ValueError("sampling='worst_violator' reads the margins off the output vector: it "
+                         "needs update='output', got update='naive'.")
 
 
 def online_kernel(X, y, model="l1_svm", *, C=1.0, eta=0.1, eta_decay=0.0, delta=0.5, bias=False,
@@ -521,7 +572,9 @@ def online_kernel(X, y, model="l1_svm", *, C=1.0, eta=0.1, eta_decay=0.0, delta=
     kcode, gamma, degree, coef0 = check_kernel_params(kernel, gamma, degree, coef0, X.shape[1])
     path = resolve_backend(backend)
     n = X.shape[0]
-    if order is None:
+    if order is None and sampling == "worst_violator":
+        indices = np.full(n_epochs * n, -1, dtype=np.int64)  # -1: chosen at each step
+    elif order is None:
         indices = sample_indices(n, n_epochs * n, 1, sampling, check_random_state(random_state))
         indices = indices[:, 0]
     else:
@@ -640,8 +693,10 @@ class OnlineKernelClassifier(ScoreClassifierMixin, BaseEstimator):
         Epochs of n steps each (:meth:`fit` only); ``None`` runs ten, or fewer: it stops
         once :data:`~lsl_lib.kernels.DEFAULT_KERNEL_EVALUATIONS` (:math:`5\cdot 10^8`)
         kernel values have been computed, with a ``ConvergenceWarning`` (see Notes).
-    sampling : {'iid', 'permutation', 'reshuffle'}, default='reshuffle'
-        How :meth:`fit` draws the examples (:mod:`lsl_lib._core.sampling`);
+    sampling : {'iid', 'permutation', 'reshuffle', 'worst_violator'}, default='reshuffle'
+        How :meth:`fit` draws the examples (:mod:`lsl_lib._core.sampling`), or
+        ``'worst_violator'``: at each step the example whose step would be the largest (the
+        module docstring; needs ``update='output'``, O(n) per step, no random draw).
         :meth:`partial_fit` takes them in the order given.
     update : {'output', 'naive'}, default='output'
         ``'output'`` keeps the vector of training outputs (the lecture's two
@@ -783,6 +838,7 @@ class OnlineKernelClassifier(ScoreClassifierMixin, BaseEstimator):
         "cache_size": [Interval(Real, 0, None, closed="left")],
         "verbose": ["boolean"],
         **ITERATIVE_CONSTRAINTS,
+        "sampling": [StrOptions(set(ONLINE_SCHEMES))],
     }
 
     def __init__(self, model="l1_svm", C=1.0, eta=0.1, eta_decay=0.0, delta=0.5, bias=False,

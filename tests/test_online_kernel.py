@@ -663,3 +663,84 @@ def test_ctrl_c_stops_a_long_fit_within_a_second(method):
             after="assert 10 < model.n_iter_ < 10 + len(X) and len(model.alpha_) == model.n_iter_"
                   " and np.all(model.support_ < model.n_iter_)"
                   " and np.isfinite(model.decision_function(X[:5])).all()")
+
+
+# sampling='worst_violator': the example whose step is the largest, read off the output vector
+
+@pytest.mark.parametrize("model", MODELS)
+def test_worst_violator_is_the_largest_step_by_brute_force(model):
+    from lsl_lib.online_kernel import worst_violator, worst_violator_numba
+
+    rng = np.random.default_rng(7)
+    y = np.where(rng.random(40) < 0.5, -1.0, 1.0)
+    for _ in range(5):
+        alpha, f, b = rng.normal(scale=0.5, size=40), rng.normal(size=40), rng.normal(scale=0.3)
+        eta, C = 0.1, 2.0
+        steps = []
+        for j in range(40):  # one step at a time, as the rule takes it
+            Lam, P = lambda_and_penalty(model, y[j] * (f[j] + b), y[j], alpha[j], eta, C, 0.5)
+            steps.append(abs((alpha[j] + Lam) - P - alpha[j]))
+        chosen = worst_violator(model, y, alpha, f + b, eta, C, 0.5)
+        assert steps[chosen] == pytest.approx(max(steps), rel=1e-12)
+        assert worst_violator_numba(MODELS.index(model), y, alpha, f, b, eta, C, 0.5) == chosen
+
+
+def test_worst_violator_ties_go_to_the_smallest_margin_then_index():
+    from lsl_lib.online_kernel import worst_violator
+
+    y = np.array([1.0, -1.0, 1.0, 1.0])
+    alpha = np.zeros(4)
+    # hinge: every violator's step is eta C; the smallest margin is example 2 (z = -0.5)
+    assert worst_violator("l1_svm", y, alpha, np.array([0.2, 0.1, -0.5, 3.0]), 0.1, 1.0) == 2
+    # all margins 0 (the start): the first index
+    assert worst_violator("l1_svm", y, alpha, np.zeros(4), 0.1, 1.0) == 0
+
+
+@pytest.mark.parametrize("model", MODELS)
+@pytest.mark.parametrize("bias", [False, True])
+def test_worst_violator_numba_and_numpy_give_the_same_iterates(model, bias):
+    X, y = _circles()
+    kw = dict(C=2.0, eta=0.1, gamma=2.0, bias=bias, n_epochs=2, sampling="worst_violator",
+              cache_size=0.003, record_every=29)
+    ref, h_ref = online_kernel(X, y, model, backend="numpy", random_state=0, **kw)
+    fast, h_fast = online_kernel(X, y, model, backend="numba", random_state=1, **kw)
+    np.testing.assert_allclose(fast.alpha, ref.alpha, rtol=1e-10, atol=1e-12)
+    assert fast.b == pytest.approx(ref.b, rel=1e-10, abs=1e-12)
+    for name in ("n_nonzero", "kernel_evaluations", "cache_hits", "cache_misses"):
+        np.testing.assert_array_equal(h_fast[name], h_ref[name], err_msg=name)
+    # the output vector is still K alpha: the choice changed the order, not the rule
+    K = kernel_matrix(X, X, "gaussian", 2.0)
+    np.testing.assert_allclose(ref.f, K @ ref.alpha, rtol=1e-10, atol=1e-10)
+
+
+def test_worst_violator_reaches_a_fixed_point_of_the_ls_svm():
+    # The LS-SVM without bias solves (K + I/C) alpha = y: the worst violator is the
+    # Gauss-Southwell rule, and with eta = 1/(C K_ii + 1) each step solves its coordinate.
+    X, y = _circles()
+    C = 2.0
+    kw = dict(C=C, eta=1 / (C + 1), gamma=2.0, bias=False, n_epochs=20, backend="numba")
+    state, _ = online_kernel(X, y, "ls_svm", sampling="worst_violator", **kw)
+    K = kernel_matrix(X, X, "gaussian", 2.0)
+    exact = np.linalg.solve(K + np.eye(len(y)) / C, y)
+    np.testing.assert_allclose(state.alpha, exact, atol=1e-6)
+
+
+def test_worst_violator_needs_the_output_vector(monkeypatch):
+    import lsl_lib.online_kernel as module
+
+    def must_not_run(*args):
+        raise AssertionError("the solver ran on bad input")
+
+    monkeypatch.setattr(module, "online_kernel_numba_chunk", must_not_run)
+    monkeypatch.setattr(module, "online_kernel_numpy_chunk", must_not_run)
+    with pytest.raises(ValueError, match="sampling='worst_violator'.*update='output'"):
+        OnlineKernelClassifier(sampling="worst_violator", update="naive").fit(_X, _y)
+    with pytest.raises(ValueError, match="'sampling'"):
+        OnlineKernelClassifier(sampling="worst").fit(_X, _y)
+
+
+def test_worst_violator_draws_nothing():
+    X, y = _circles()
+    a = OnlineKernelClassifier(sampling="worst_violator", n_epochs=2, random_state=0).fit(X, y)
+    b = OnlineKernelClassifier(sampling="worst_violator", n_epochs=2, random_state=9).fit(X, y)
+    np.testing.assert_array_equal(a.alpha_, b.alpha_)

@@ -356,27 +356,39 @@ def test_plot_cache_effect_one_axis_per_column():
     assert len(fig.axes) == 1 and fig.axes[0].get_ylabel() == "time (s)"
 
 
-def test_plot_suboptimality_draws_a_c_over_t_guide_per_run():
+def test_plot_suboptimality_draws_the_curve_and_t_times_it_without_fitting():
     t = np.array([0, 10, 20, 40, 80, 160, 320, 640, 1280])
     exact = np.r_[np.nan, 5.0 / t[1:]]  # exactly 5/t; t = 0 cannot be drawn on a log axis
-    jittered = np.r_[1.0, 50.0 / t[1:] * np.array([3.0, 0.5, 2.0, 1.0, 1.5, 0.8, 1.0, 1.2])]
-    fig = plot_suboptimality({"exact": dict(iteration=t, suboptimality=exact),
-                              "jittered": dict(iteration=t, suboptimality=jittered)}, title="1/t")
-    ax = fig.axes[0]
-    assert ax.get_xscale() == "log" and ax.get_yscale() == "log" and ax.get_title() == "1/t"
-    # the median of t (f - f*) over the second half: 5 and 50 x median(1.5, 0.8, 1.0, 1.2)
-    assert _labels(ax) == ["exact", "c / t,  c = 5", "jittered", "c / t,  c = 55"]
-    data, guide = ax.get_lines()[:2]
-    np.testing.assert_allclose(data.get_xdata(), t[1:])
-    np.testing.assert_allclose(guide.get_ydata(), data.get_ydata())  # the guide lies on 5/t
-    assert guide.get_linestyle() == ":" and guide.get_color() == data.get_color()
-    np.testing.assert_allclose(ax.get_lines()[3].get_ydata(), 55.0 / t[1:])
+    fig = plot_suboptimality({"exact": dict(iteration=t, suboptimality=exact)},
+                             slopes={"exact": (-1.0, 0.0)}, fit_from=100, title="1/t")
+    assert len(fig.axes) == 2 and fig._suptitle.get_text() == "1/t"
+    curve, scaled = fig.axes
+    for ax in (curve, scaled):
+        assert ax.get_xscale() == "log" and ax.get_yscale() == "log"
+        np.testing.assert_allclose(ax.get_lines()[0].get_xdata(), t[1:])
+    np.testing.assert_allclose(curve.get_lines()[0].get_ydata(), 5.0 / t[1:])
+    np.testing.assert_allclose(scaled.get_lines()[0].get_ydata(), 5.0)  # 1/t: flat at c = 5
+    assert len(curve.get_lines()) == 1  # no guide fitted through the curve
+    shaded = [p for p in curve.patches if p.get_alpha()]  # the fitted range, from 100 to the end
+    assert len(shaded) == 1 and np.isclose(shaded[0].get_x(), 100)
+    assert np.isclose(shaded[0].get_x() + shaded[0].get_width(), 1280)
+    legend = [text.get_text() for text in fig.legends[0].get_texts()]
+    assert legend == ["exact: slope −1.00 ± 0.00", "slopes fitted here"]
     fig.canvas.draw()
-    ticks = [label.get_text() for label in ax.get_xticklabels() if label.get_text()]
+    ticks = [label.get_text() for label in curve.get_xticklabels() if label.get_text()]
     assert {"20", "50", "100", "200", "500", "1,000"} <= set(ticks)  # more than one x-tick
     _renders(fig)
-    assert _labels(plot_suboptimality({"a": dict(iteration=t, suboptimality=exact)},
-                                      guide=False).axes[0]) == ["a"]
+
+
+def test_plot_suboptimality_several_seeds_mean_and_band():
+    t = np.array([0, 10, 100, 1000])
+    runs = [dict(iteration=t, suboptimality=np.r_[1.0, c / t[1:]]) for c in (1.0, 3.0)]
+    fig = plot_suboptimality({"λ": runs}, scaled=False)
+    (ax,) = fig.axes
+    np.testing.assert_allclose(ax.get_lines()[0].get_ydata(), 2.0 / t[1:])  # the mean of the seeds
+    assert len(ax.collections) == 1  # the band between the percentiles
+    assert [text.get_text() for text in fig.legends[0].get_texts()] == ["λ (2 seeds)"]
+    _renders(fig)
 
 
 def test_plot_violation_counts_scatter():
@@ -474,6 +486,8 @@ def test_plot_support_circles_the_support_by_abs_alpha(online_fit):
     alpha = clf.alpha_.copy()
     fig = plot_support({"a": clf, "b": clf}, X, y, resolution=30, title="supports")
     np.testing.assert_array_equal(clf.alpha_, alpha)  # evaluated, never refitted
+    three = plot_support({"a": clf, "b": clf, "c": clf}, X, y, resolution=10)
+    assert len({round(ax.get_position().y0, 6) for ax in three.axes}) == 1  # one row, no empty slot
     assert isinstance(fig, Figure) and len(fig.axes) == 2
     assert [ax.get_title() for ax in fig.axes] == ["a", "b"]
     markers = _support_markers(fig.axes[0], len(clf.support_))
@@ -539,6 +553,8 @@ def test_plot_online_convergence_objective_and_errors(online_fit):
     history = clf.history_
     fig = plot_online_convergence({"a": history, "b": history}, title="J")
     assert isinstance(fig, Figure) and len(fig.axes) == 3
+    fig.canvas.draw()
+    assert len({round(ax.get_position().y0, 6) for ax in fig.axes}) == 1  # one row of three
     objective, train, test = fig.axes
     assert objective.get_ylabel() == "J(α) = ½ αᵀKα + C Σᵢ ℓ(zᵢ)"
     assert objective.get_xscale() == objective.get_yscale() == "log"
@@ -679,6 +695,8 @@ def test_plot_theorems_and_practice_one_axis_per_theorem():
                    bounds={"bound σ^s": (passes, [0.07, 0.04, 0.0])})]
     fig = plot_theorems_and_practice(panels, title="theory and practice")
     left, right = fig.axes
+    fig.canvas.draw()
+    assert left.get_position().y0 == pytest.approx(right.get_position().y0)  # one row
     assert _labels(left) == ["theorem (mean of 2)", "practice", "bound α^s"]
     np.testing.assert_allclose(left.get_lines()[0].get_ydata(), [0.5, 0.05, 2e-3])  # the mean
     assert len(_bands(left)) == 1 and len(_bands(right)) == 0  # a band for several seeds only

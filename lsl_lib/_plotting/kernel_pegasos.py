@@ -4,7 +4,8 @@ import numpy as np
 from matplotlib.figure import Figure
 
 from lsl_lib._plotting._base import (AXIS_LABELS, new_figure, _count_on_twin_axis, _legend_below,
-                                    _mark_support, _readable_log_ticks, _trace_axis)
+                                    _mark_support, _mean_and_band, _readable_log_ticks,
+                                    _trace_axis)
 from lsl_lib._plotting.pegasos import plot_decision_boundary
 
 AXIS_LABELS.update({
@@ -171,48 +172,73 @@ def plot_cache_effect(cache_sizes, runs, full_cache=None,
     return fig
 
 
-def plot_suboptimality(histories, guide=True, title=None):
-    """Suboptimality of the last iterate against t, on log-log axes, with :math:`c/t` guides.
+def plot_suboptimality(histories, slopes=None, fit_from=None, scaled=True, band=(25, 75),
+                       title=None):
+    """Suboptimality of the last iterate against t (log-log) and, beside it, t times it.
 
-    The Pegasos analysis bounds :math:`f(w_t) - f(w^*)` by :math:`\\tilde O(1/(\\lambda t))`:
-    on log-log axes a curve that falls like :math:`1/t` runs parallel to a line of slope -1.
-    Each run gets a dotted guide :math:`c/t` in its colour, with c the median of
-    :math:`t\\,(f(w_t) - f(w^*))` over the second half of its records, written in the legend:
-    the ratio of two c's is the ratio of the iterations that the two runs need to reach the same
-    accuracy (c is rounded to two significant digits). The x-axis carries ticks at 1, 2 and 5
-    times the powers of ten.
+    The Pegasos analysis bounds the suboptimality by :math:`\\tilde O(1/(\\lambda t))`. A rate is
+    read on the figure, never from a guide fitted through the same curve (which is parallel to
+    it by construction): on the right, :math:`t\\,(f(w_t) - f(w^*))` is flat where the curve
+    falls like :math:`1/t`, falls where it falls faster and rises where it falls slower. The
+    slopes themselves are measured by the caller (e.g. :func:`lsl_lib.theory.loglog_slope`,
+    over several seeds) and only written in the legend: this function fits nothing.
 
     Parameters
     ----------
     histories : dict
         Label (e.g. ``'λ = 1e-03'``) -> ``history_`` with ``iteration`` and ``suboptimality``
-        (an estimator fitted with ``reference_objective``). Records at t = 0 or with a
-        suboptimality <= 0 are left out (a log axis cannot draw them).
-    guide : bool, default=True
-        Draw the :math:`c/t` guides.
+        (an estimator fitted with ``reference_objective``), or a list of them (one per seed,
+        recorded at the same iterations), drawn as their mean with a band between the
+        ``band`` percentiles of the runs. Records at t = 0 or with a suboptimality <= 0 are
+        left out (a log axis cannot draw them).
+    slopes : dict, optional
+        Label -> (slope, standard error): the measured log-log slope, written in the legend.
+    fit_from : float, optional
+        The t from which the slopes were fitted, shaded on both axes.
+    scaled : bool, default=True
+        Draw the right-hand axis, :math:`t\\,(f(w_t) - f(w^*))`.
+    band : (float, float), default=(25, 75)
     title : str, optional
 
     Returns
     -------
     matplotlib.figure.Figure
     """
-    fig, (ax,) = new_figure(width=6.4, height=4.4)
-    for j, (label, history) in enumerate(histories.items()):
-        t = np.asarray(history["iteration"], dtype=float)
-        sub = np.asarray(history["suboptimality"], dtype=float)
-        keep = (t > 0) & (sub > 0)
-        t, sub = t[keep], sub[keep]
-        ax.plot(t, sub, color=f"C{j % 10}", lw=1.6, label=label)
-        if guide and len(t) >= 2:
-            c = _one_over_t_constant(t, sub)
-            ax.plot(t, c / t, ":", color=f"C{j % 10}", lw=2.2, label=f"c / t,  c = {c:,g}")
-    _trace_axis(ax, "iteration", "suboptimality", True, True)
-    _readable_log_ticks(ax.xaxis)
-    # one column per run: each run's line above its guide
-    ax.legend(fontsize="small", loc="upper center", bbox_to_anchor=(0.5, -0.15),
-              ncols=max(len(histories), 1), frameon=False)
+    fig, axes = new_figure(2 if scaled else 1, width=5.4, height=4.0)
+    t_max = 0.0
+    for j, (label, runs) in enumerate(histories.items()):
+        runs = [runs] if isinstance(runs, dict) else list(runs)
+        t = np.asarray(runs[0]["iteration"], dtype=float)
+        subs = np.array([np.asarray(h["suboptimality"], dtype=float) for h in runs])
+        keep = (t > 0) & np.all(subs > 0, axis=0)
+        t, subs = t[keep], subs[:, keep]
+        t_max = max(t_max, t.max(initial=0.0))
+        if slopes is not None and label in slopes:
+            slope, se = slopes[label]
+            label = f"{label}: slope {f'{slope:+.2f}'.replace('-', '−')} ± {se:.2f}"
+        if len(runs) > 1:
+            label = f"{label} ({len(runs)} seeds)"
+        for ax, values in zip(axes, (subs, t * subs)):
+            mean, low, high, n_runs = _mean_and_band(values, band)
+            ax.plot(t, mean, color=f"C{j % 10}", lw=1.8, label=label)
+            if n_runs > 1:
+                ax.fill_between(t, low, high, color=f"C{j % 10}", alpha=0.2, linewidth=0)
+    ylabels = ("suboptimality $f(w_t) - f(w^*)$", "$t\\,(f(w_t) - f(w^*))$")
+    for ax, ylabel in zip(axes, ylabels):
+        _trace_axis(ax, "iteration", "suboptimality", True, True)
+        ax.set_ylabel(ylabel)
+        _readable_log_ticks(ax.xaxis)
+        if fit_from is not None:  # the fitted range: from fit_from to the last record
+            ax.axvspan(fit_from, t_max, color="0.5", alpha=0.1, linewidth=0,
+                       label="slopes fitted here" if ax is axes[0] else None)
+    axes[0].set_title("suboptimality of the last iterate", fontsize="medium")
+    if scaled:
+        axes[1].set_title("the same, times t: flat means a 1/t rate", fontsize="medium")
+    handles = axes[0].get_legend_handles_labels()
+    fig.legend(*handles, loc="outside lower center", ncols=2 if len(handles[0]) > 2 else 1,
+               fontsize="medium", frameon=False)
     if title:
-        ax.set_title(title)
+        fig.suptitle(title)
     return fig
 
 

@@ -2,8 +2,9 @@
 vectors, coefficients, the online kernel learner."""
 import numpy as np
 
-from lsl_lib._plotting._base import (AXIS_LABELS, new_figure, _count_on_twin_axis, _legend_below,
-                                     _mark_support, _readable_log_ticks, _trace_axis)
+from lsl_lib._plotting._base import (AXIS_LABELS, MAX_WIDTH, new_figure, _count_on_twin_axis,
+                                     _legend_below, _mark_support, _readable_log_ticks,
+                                     _trace_axis)
 from lsl_lib._plotting.pegasos import plot_decision_boundary
 
 AXIS_LABELS.update({
@@ -11,6 +12,12 @@ AXIS_LABELS.update({
     "train_error": "training error",
     "n_nonzero": "non-zero coefficients (α ≠ 0)",
 })
+
+
+def _one_row(ncols, widest):
+    """The width of a panel, at most ``widest`` inches, such that ``ncols`` panels stand in one
+    row of :data:`MAX_WIDTH` (floored to a hundredth: 11.5 / 3 must not round up and wrap)."""
+    return min(widest, np.floor(100 * MAX_WIDTH / max(ncols, 1)) / 100)
 
 
 def plot_margin_losses(z, losses, psis, margin=1.0, title=None):
@@ -94,7 +101,8 @@ def plot_support(estimators, X, y, resolution=150, title=None):
     """
     if not isinstance(estimators, dict):
         estimators = {"": estimators}
-    fig, axes = new_figure(len(estimators), width=4.3, height=4.3)
+    # one row on a projector: three panels share MAX_WIDTH rather than wrapping onto a second row
+    fig, axes = new_figure(len(estimators), width=_one_row(len(estimators), 4.3), height=4.3)
     for ax, (label, est) in zip(axes, estimators.items()):
         plot_decision_boundary(est, X, y, resolution=resolution, ax=ax)
         _mark_support(ax, est, n_samples=len(X))
@@ -247,7 +255,8 @@ def plot_online_convergence(histories, columns=("rkhs_objective", "train_error",
     matplotlib.figure.Figure
     """
     columns = [columns] if isinstance(columns, str) else list(columns)
-    fig, axes = new_figure(len(columns), width=4.6, height=4.0)
+    # one row: three panels share MAX_WIDTH rather than leaving a 2 x 2 grid with an empty slot
+    fig, axes = new_figure(len(columns), width=_one_row(len(columns), 4.6), height=4.0)
     for ax, column in zip(axes, columns):
         logy = column.endswith("objective")
         for j, (label, history) in enumerate(histories.items()):

@@ -2,7 +2,7 @@
 and the theorems' settings beside the practical ones."""
 import numpy as np
 
-from lsl_lib._plotting._base import (AXIS_LABELS, _legend_below, _mean_and_band, _trace_axis,
+from lsl_lib._plotting._base import (AXIS_LABELS, _mean_and_band, _trace_axis,
                                     new_figure, plot_convergence)
 
 AXIS_LABELS.update({
@@ -54,8 +54,8 @@ def plot_convergence_bound(histories, bounds, x="effective_passes",
     return fig
 
 
-def plot_theorems_and_practice(panels, x="effective_passes", band=(25, 75), width=6.2,
-                               height=4.6, title=None):
+def plot_theorems_and_practice(panels, x="effective_passes", band=(25, 75), width=5.7,
+                               height=4.4, title=None):
     """One axis per theorem: runs in the theorem's settings under its bound, beside
     runs in the practical settings, on a log scale.
 
@@ -71,7 +71,7 @@ def plot_theorems_and_practice(panels, x="effective_passes", band=(25, 75), widt
     band : (float, float), default=(25, 75)
         Percentiles of the runs bounding the band.
     width, height : float
-        Size of one axis, in inches.
+        Size of one axis, in inches: by default two axes stand in one row (projector width).
     title : str, optional
 
     Returns
@@ -96,7 +96,9 @@ def plot_theorems_and_practice(panels, x="effective_passes", band=(25, 75), widt
                     lw=1.5, label=label)
         _trace_axis(ax, x, column, False, True)
         ax.set_title(panel.get("title", ""))
-        _legend_below(ax, ncols=1)
+        # under the axis, at the size of the tick labels: read from the back of a lecture hall
+        ax.legend(fontsize="medium", loc="upper center", bbox_to_anchor=(0.5, -0.14), ncols=1,
+                  frameon=False)
     if title:
         fig.suptitle(title)
     return fig
