@@ -20,7 +20,8 @@ example :math:`i_t`,
 (at t = 1, w = 0 and the first example is a violator). The α are *unsigned*
 violation counts and the label enters the sum once, as :math:`y_j`: the paper's
 Figure 3 writes the condition with :math:`\alpha_t[j]\, y_{i_t}` inside the sum, a
-wrong label index (:math:`y_{i_t}` where :math:`y_j` belongs). The output is :math:`f(x) = \frac{1}{\lambda T}\sum_j \alpha_j y_j k(x_j, x)`.
+wrong label index (:math:`y_{i_t}` where :math:`y_j` belongs). The output is
+:math:`f(x) = \frac{1}{\lambda T}\sum_j \alpha_j y_j k(x_j, x)`.
 
 Each iteration costs O(m), m the number of support examples (α > 0): the sum runs
 over them only, and the kernel values :math:`k(x_i, x_j)` come from a bounded cache
