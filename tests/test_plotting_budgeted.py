@@ -29,7 +29,7 @@ def test_support_growth_support_left_kernel_evaluations_right_budget_line():
     np.testing.assert_allclose(counted.get_ydata(), [1e5, 4e5, 1.6e6])
     assert counted.get_color() == pegasos.get_color()
     assert ax_k.yaxis.get_major_formatter()(4e5, 0) == "400 k"
-    assert "kernel evaluations" in ax_k.get_ylabel() and "per prediction" in ax_m.get_ylabel()
+    assert "kernel evaluations" in ax_k.get_ylabel() and "per prediction" in ax_m.get_title()
     assert ax_m.get_xlabel() == ax_k.get_xlabel() == "iterations T"
     assert fig.get_suptitle() == "why"
     # no run counted: one panel
@@ -67,10 +67,11 @@ def test_degradation_gradient_error_degradation_objective_and_budget_marker():
     # the objective spans one decade: plain tick labels; the degradation two: powers of ten
     assert ax_f.yaxis.get_major_formatter()(0.5, 0) == "0.5"
     assert ax_d.yaxis.get_major_formatter()(0.5, 0) != "0.5"
-    # one legend, under the middle panel, with the reference
-    labels = [t.get_text() for t in ax_d.get_legend().get_texts()]
+    # one legend for the row, under it, with the reference
+    (legend,) = fig.legends
+    labels = [t.get_text() for t in legend.get_texts()]
     assert labels == ["removal", "merging", "kernel Pegasos", "support reaches B = 10"]
-    assert ax_e.get_legend() is None and ax_f.get_legend() is None
+    assert all(ax.get_legend() is None for ax in fig.axes)
     assert fig.get_suptitle() == "BSGD"
     # two columns: the legend under the first; without a budget no marker, nor when never reached
     fig = plot_degradation(histories, columns=("degradation", "objective"), budget=10)
@@ -141,6 +142,11 @@ def test_complexity_log_log_with_order_guides_through_the_points():
     fig = plot_complexity({"a": [50, 100], "b": [10, 20, 40]}, {"a": [1, 2], "b": [1, 2, 4]},
                           xlabel="budget B")
     np.testing.assert_allclose(fig.axes[0].get_lines()[1].get_xdata(), [10, 20, 40])
+    # anchored on the tail: a curve of slope 1 that bends at the start meets its guide there
+    curve = np.array([1.0, 4.0, 8.0, 16.0])  # slope 2, then 1, then 1
+    fig = plot_complexity([1, 2, 4, 8], {"BSGD": curve}, orders={"BSGD": (1, "O(N)")}, tail=0.5)
+    _, guide = fig.axes[0].get_lines()
+    np.testing.assert_allclose(guide.get_ydata(), [2.0, 4.0, 8.0, 16.0])
     # a method keeps the colour it is given, its guide too
     fig = plot_complexity(N, seconds, orders={"SVC": (2, "O(N²)")}, colors={"SVC": "C5"})
     svc, guide, bsgd = fig.axes[0].get_lines()

@@ -143,6 +143,50 @@ def test_budgeted_tables_are_the_notes_verbatim():
     assert budgeted.TARGET_ERROR == pytest.approx(3.40)
 
 
+def test_majority_class_errors_are_the_test_sets():
+    if shared_data_dir() is None:
+        pytest.skip("../shared/data is not here")
+    for name, error in reproduce.bench_budgeted.MAJORITY_TEST_ERROR.items():
+        _, y, _, y_test, _ = reproduce.bench_budgeted.load_problem(name)
+        majority = 1.0 if np.mean(y == 1.0) > 0.5 else -1.0
+        assert 100 * np.mean(y_test != majority) == pytest.approx(error, abs=0.005), name
+
+
+def test_budgeted_settings_are_chosen_on_held_out_training_rows_only():
+    """The validation split holds out 20 % of the training rows (disjoint, all covered, the
+    same split every time), and the candidate of least mean validation error over the seeds
+    wins: the test rows are never an argument."""
+    budgeted = reproduce.bench_budgeted
+    fit_rows, val_rows = budgeted._validation_split(1000)
+    assert len(val_rows) == 200 and len(np.intersect1d(fit_rows, val_rows)) == 0
+    assert sorted(np.concatenate([fit_rows, val_rows])) == list(range(1000))
+    np.testing.assert_array_equal(budgeted._validation_split(1000)[1], val_rows)
+
+    class Constant:  # predicts +1 where x > threshold; seeds shift nothing but are used
+        def __init__(self, threshold, seed):
+            self.threshold, self.seed = threshold, seed
+            self.seen = None
+
+        def fit(self, X, y):
+            self.seen = len(y)
+            return self
+
+        def predict(self, X):
+            return np.where(X[:, 0] > self.threshold, 1.0, -1.0)
+
+    X = np.linspace(-1, 1, 1000)[:, None]
+    y = np.where(X[:, 0] > 0.3, 1.0, -1.0)
+    made = []
+
+    def make(threshold, seed):
+        made.append(Constant(threshold, seed))
+        return made[-1]
+
+    best, validation = budgeted._choose((-0.5, 0.3, 0.8), make, X, y, fit_rows, val_rows, (0, 1))
+    assert best == 0.3 and validation[0.3] == 0.0 and validation[-0.5] > validation[0.8] > 0
+    assert len(made) == 6 and all(m.seen == 800 for m in made)
+
+
 def test_budgeted_results_file_round_trip(tmp_path):
     rows = [dict(data="a9a", method="AMM batch", lsl_model="AMM(...)", settings="λ = 1e-3, ...",
                  error_mean=15.123, error_sd=0.0456, runs=5, fit_seconds=1.23456,

@@ -16,7 +16,7 @@ __all__ = ["plot_budgeted_model", "plot_complexity", "plot_degradation", "plot_h
 
 AXIS_LABELS.update({
     "degradation": "weight degradation Σ‖Δ_s‖² (cumulative)",
-    "mean_gradient_error": "average gradient error Ē_t = (1/t) Σ‖Δ_s‖/η_s",
+    "mean_gradient_error": "average gradient error Ē_t",
     "kernel_evaluations": "kernel evaluations of training (cumulative)",
 })
 
@@ -76,9 +76,11 @@ def plot_support_growth(runs, *, budget=None, title=None):
             axes[1].plot(T, np.asarray(run["kernel_evaluations"], dtype=float), **style)
     if budget is not None:
         axes[0].axhline(budget, color="0.3", ls="--", lw=1.2, label=f"budget B = {budget:,}")
-    axes[0].set_ylabel("support vectors m = kernel evaluations per prediction")
+    axes[0].set_ylabel("support vectors m")
     axes[0].set_ylim(bottom=0)
     if counted:
+        axes[0].set_title("the support: kernel evaluations per prediction", fontsize="medium")
+        axes[1].set_title("kernel evaluations of the T training steps", fontsize="medium")
         axes[1].set_ylabel(AXIS_LABELS["kernel_evaluations"])
         axes[1].yaxis.set_major_formatter(EngFormatter(sep=" "))
         axes[1].set_ylim(bottom=0)
@@ -125,7 +127,7 @@ def plot_degradation(histories, *, budget=None,
     matplotlib.figure.Figure
     """
     columns = [columns] if isinstance(columns, str) else list(columns)
-    fig, axes = new_figure(len(columns), width=4.8 if len(columns) > 2 else 5.4, height=3.9)
+    fig, axes = new_figure(len(columns), width=3.8 if len(columns) > 2 else 5.4, height=3.9)
     filled = None
     for k, (label, history) in enumerate(histories.items()):
         t = np.asarray(history["iteration"], dtype=float)
@@ -141,7 +143,7 @@ def plot_degradation(histories, *, budget=None,
             if column in history or (column == "mean_gradient_error" and
                                      "gradient_error" in history):
                 ax.plot(np.asarray(history["iteration"], dtype=float), _column(history, column),
-                        color="0.35", ls="--", lw=1.6, label=label)
+                        color="k", ls="--", lw=1.4, zorder=3, label=label)
     for ax, column in zip(axes, columns):
         _trace_axis(ax, "iteration", column, logx=False, logy=True)
         _thousands(ax.xaxis)
@@ -154,7 +156,11 @@ def plot_degradation(histories, *, budget=None,
     handles = axes[-1].get_legend_handles_labels()
     if reference is None:
         handles = axes[0].get_legend_handles_labels()
-    _legend_below(axes[(len(axes) - 1) // 2], handles, ncols=min(5, len(handles[0])))
+    if len(axes) > 2:  # one legend for the row, under it
+        fig.legend(*handles, loc="outside lower center", ncols=min(3, len(handles[0])),
+                   fontsize="small", frameon=False)
+    else:
+        _legend_below(axes[0], handles, ncols=min(3, len(handles[0])))
     if title:
         fig.suptitle(title)
     return fig
@@ -257,7 +263,7 @@ def plot_hyperplanes(X, y, weights, hyperplane_classes, *, intercepts=None, reso
 
 
 def plot_complexity(x, seconds, *, orders=None, colors=None, xlabel="training-set size N",
-                    ylabel="training time (s)", ax=None, title=None):
+                    ylabel="training time (s)", tail=None, ax=None, title=None):
     """Measured costs (counts or times) against a size (N or B) on log-log axes, beside the
     orders of the table.
 
@@ -279,6 +285,11 @@ def plot_complexity(x, seconds, *, orders=None, colors=None, xlabel="training-se
         Label -> colour, so that a method keeps its colour across panels (default: the
         colour cycle in the order of ``seconds``).
     xlabel, ylabel : str
+    tail : float in (0, 1], optional
+        Anchor each guide at the geometric mean of the points whose log x lies in the last
+        ``tail`` of the range (where :func:`lsl_lib.theory.loglog_slope` reads the measured
+        slope), so that a guide and a curve whose asymptotic slopes agree overlap there; the
+        guide is still drawn over all the points. None: through all the points.
     ax : matplotlib Axes, optional
     title : str, optional
 
@@ -297,7 +308,10 @@ def plot_complexity(x, seconds, *, orders=None, colors=None, xlabel="training-se
         ax.plot(xs[ok], values[ok], "o-", ms=4, lw=2, color=color, label=label)
         if orders and label in orders and ok.sum() >= 2:
             p, text = orders[label]
-            c = np.exp(np.mean(np.log(values[ok]) - p * np.log(xs[ok])))
+            logx = np.log(xs[ok])
+            anchor = np.ones(len(logx), dtype=bool) if tail is None else \
+                logx >= logx.max() - tail * (logx.max() - logx.min())
+            c = np.exp(np.mean(np.log(values[ok])[anchor] - p * logx[anchor]))
             ax.plot(xs[ok], c * xs[ok] ** p, ":", lw=1.8, color=color,
                     label=f"{text}: slope {p:g}")
     ax.set_xscale("log")
