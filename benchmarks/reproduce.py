@@ -1,11 +1,12 @@
 #!/usr/bin/env python
 """The papers' tables, reproduced: the paper's test error beside lsl's, with lsl's fit time.
 
-    python benchmarks/reproduce.py                 # every row (about 5 minutes on two cores);
+    python benchmarks/reproduce.py                 # every row (about 5 minutes on two cores,
+                                                   # and some 20 more for the budgeted table);
                                                    # prints the table and writes it into
                                                    # benchmarks/README.md
     python benchmarks/reproduce.py --no-write      # the same, printed only
-    python benchmarks/reproduce.py --quick         # a smoke run on small slices (< 1 min);
+    python benchmarks/reproduce.py --quick         # a smoke run on small slices (a few min);
                                                    # printed only, never written...
     python benchmarks/reproduce.py --quick --write # ...unless --write says so
     python benchmarks/reproduce.py forest pegasos  # some groups only (printed only unless --write)
