@@ -130,8 +130,8 @@ RESULTS_FOOTNOTES = (
     "¹ (on 'Training time (seconds)') excludes data loading time",
     "² achieved by parallel training P-packSVMs on 512 processors (Zhu et al. 2009)",
     "³ achieved by LaSVM (Loosli, Canu, Bottou 2007)",
-    "caption: RBF SVM is solved by LibSVM unless specified otherwise; Poly2 and LibSVM "
-    "results are from Chang et al. 2010 (degree-2 polynomial mapping + LIBLINEAR)",
+    ("caption: RBF SVM is solved by LibSVM unless specified otherwise; Poly2 and LibSVM "
+     "results are from Chang et al. 2010 (degree-2 polynomial mapping + LIBLINEAR)"),
 )
 #: How the paper ran its own columns (Section 4 of the AMM paper): lambda of AMM and
 #: Pegasos by cross-validation over 1e-2, ..., 1e-7; five runs on reshuffled training data,
@@ -420,9 +420,9 @@ RESULTS_FIELDS = ("data", "method", "lsl_model", "settings", "error_mean", "erro
                   "fit_seconds", "model_size", "n_train", "n_test", "command", "date")
 
 
-def _validation_split(n, quick=False):
+def _validation_split(n):
     order = np.random.default_rng(VALIDATION_SEED).permutation(n)
-    n_val = int(round(VALIDATION_SHARE * n))
+    n_val = round(VALIDATION_SHARE * n)
     return order[:n - n_val], order[n - n_val:]
 
 
@@ -523,7 +523,9 @@ def notes_comparison(name, quick=False, progress_bar=True):
         if steps is not None:
             steps.update()
 
-    hyperplanes = lambda m: int(m.n_hyperplanes_.sum())  # noqa: E731
+    def hyperplanes(model):
+        return int(model.n_hyperplanes_.sum())
+
     for method, params in AMM_COMPARISON.items():
         def make_amm(lam, seed, params=params):
             return AdaptiveMultiHyperplaneClassifier(lam=lam, budget=AMM_BUDGET, **params,
@@ -532,7 +534,7 @@ def notes_comparison(name, quick=False, progress_bar=True):
         add(method, f"AdaptiveMultiHyperplaneClassifier(mode='{params['mode']}', "
                     f"n_epochs={params['n_epochs']}, budget={AMM_BUDGET})",
             _describe("λ", lam, validation),
-            *_runs(lambda seed: make_amm(lam, seed), X, y, X_test, y_test, run_seeds,
+            *_runs(lambda seed, lam=lam: make_amm(lam, seed), X, y, X_test, y_test, run_seeds,
                    hyperplanes), validation)
 
     def make_pegasos(lam, seed):
