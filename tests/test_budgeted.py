@@ -279,6 +279,64 @@ def test_merging_degrades_least_and_learns_most():
     assert scores["removal"] < min(scores["merging"], scores["projection"])
 
 
+@pytest.mark.parametrize("backend", ["numpy", "numba"])
+@pytest.mark.parametrize("maintenance", MAINTENANCES)
+def test_gradient_error_is_each_maintenance_change_over_its_step_size(backend, maintenance):
+    """Wang et al.'s E_t = Delta_t / eta_t, eta_t = 1/(lam t): recorded at every iteration,
+    each increment of the cumulative gradient error is lam t ||Delta_t||, where ||Delta_t||^2
+    is the increment of the degradation; gradient_error_ is their mean over T."""
+    lam, T = 1e-3, 900
+    clf = BudgetedKernelSGDClassifier(lam=lam, gamma=1.0, budget=8, maintenance=maintenance,
+                                      n_iter=T, record_every=1, backend=backend,
+                                      random_state=2).fit(X_circ, y_circ)
+    h = clf.history_
+    t = h["iteration"][1:]
+    steps = np.diff(h["gradient_error"])
+    # (differences of cumulative sums: a small increment keeps about 1e-9 of its digits)
+    np.testing.assert_allclose(steps, lam * t * np.sqrt(np.diff(h["degradation"])),
+                               rtol=1e-6, atol=1e-12)
+    assert np.count_nonzero(steps) == clf.n_maintenance_ > 50
+    assert clf.gradient_error_ == pytest.approx(h["gradient_error"][-1] / T, rel=1e-15)
+
+
+def test_removal_deletes_one_violation_so_every_gradient_error_is_one():
+    """Removal deletes the smallest coefficient, which is one violation (the newest violator
+    holds one): with k(x, x) = 1 every ||E_t|| is 1 and the average is the share of
+    iterations that maintain (the paper's 'assumption ||E_t|| <= 1 can be easily held',
+    with equality); projection and merging err far less."""
+    fits = {m: BudgetedKernelSGDClassifier(lam=1e-3, gamma=1.0, budget=10, maintenance=m,
+                                           n_iter=3000, random_state=0).fit(X_circ, y_circ)
+            for m in MAINTENANCES}
+    removal = fits["removal"]
+    assert removal.gradient_error_ * 3000 == pytest.approx(removal.n_maintenance_, rel=1e-12)
+    assert fits["merging"].gradient_error_ < 0.2 * removal.gradient_error_
+    assert fits["projection"].gradient_error_ < 0.2 * removal.gradient_error_
+
+
+@pytest.mark.parametrize("backend", ["numpy", "numba"])
+@pytest.mark.parametrize("maintenance", MAINTENANCES)
+def test_kernel_evaluations_are_counted_as_the_algorithm_does_them(backend, maintenance):
+    """m values per iteration (m the support before the example joins) plus each
+    maintenance's count_kernel_evaluations(B + 1); without maintenance it is kernel
+    Pegasos' count without a cache, on the same indices."""
+    B, T = 9, 700
+    clf = BudgetedKernelSGDClassifier(lam=1e-3, gamma=1.0, budget=B, maintenance=maintenance,
+                                      n_iter=T, record_every=1, backend=backend,
+                                      random_state=1).fit(X_circ, y_circ)
+    per_maintenance = module.count_kernel_evaluations(MAINTENANCES.index(maintenance), B + 1)
+    assert per_maintenance == {"removal": 1, "projection": 9 * 10 // 2 + 10,
+                               "merging": 10}[maintenance]
+    steps = clf.history_["n_support"][:-1].sum()  # the support at the start of each iteration
+    assert clf.n_kernel_evaluations_ == steps + clf.n_maintenance_ * per_maintenance
+    assert clf.history_["kernel_evaluations"][-1] == clf.n_kernel_evaluations_
+    common = dict(lam=1e-3, gamma=1.0, n_iter=T, random_state=1)
+    pegasos = KernelPegasosClassifier(cache_size=0, record_every=T, **common).fit(X_circ, y_circ)
+    unbudgeted = BudgetedKernelSGDClassifier(budget=300, maintenance=maintenance,
+                                             backend=backend, **common).fit(X_circ, y_circ)
+    assert unbudgeted.n_maintenance_ == 0
+    assert unbudgeted.n_kernel_evaluations_ == pegasos.history_["kernel_evaluations"][-1]
+
+
 def test_multiclass_crammer_singer_on_digits():
     X_train, X_test, y_train, y_test = load_digits(test_size=0.3)
     clf = BudgetedKernelSGDClassifier(lam=1e-4, budget=100, random_state=0).fit(X_train, y_train)

@@ -12,52 +12,71 @@ from lsl_lib.plotting import (new_figure, plot_budgeted_model, plot_complexity, 
 pytestmark = pytest.mark.usefixtures("no_pyplot_figures")
 
 
-def test_support_growth_support_left_prediction_time_right_budget_line():
+def test_support_growth_support_left_kernel_evaluations_right_budget_line():
     T = [1000, 2000, 4000]
     runs = {"kernel Pegasos": dict(iteration=T, n_support=[200, 410, 800],
-                                   predict_seconds=[1e-5, 2e-5, 4e-5]),
+                                   kernel_evaluations=[1e5, 4e5, 1.6e6]),
             "BSGD": dict(iteration=T, n_support=[200, 300, 300])}
     fig = plot_support_growth(runs, budget=300, title="why")
     assert isinstance(fig, Figure)
-    ax_m, ax_t = fig.axes
+    ax_m, ax_k = fig.axes
     pegasos, bsgd, budget = ax_m.get_lines()
     np.testing.assert_allclose(pegasos.get_ydata(), [200, 410, 800])
     np.testing.assert_allclose(bsgd.get_xdata(), T)
     assert list(budget.get_ydata()) == [300, 300]
     assert ax_m.get_legend_handles_labels()[1] == ["kernel Pegasos", "BSGD", "budget B = 300"]
-    (timed,) = ax_t.get_lines()  # only the run that was timed
-    np.testing.assert_allclose(timed.get_ydata(), [1e-5, 2e-5, 4e-5])
-    assert timed.get_color() == pegasos.get_color()
-    assert ax_t.yaxis.get_major_formatter()(2e-5, 0) == "20 µs"
-    assert ax_m.get_xlabel() == ax_t.get_xlabel() == "iterations T"
+    (counted,) = ax_k.get_lines()  # only the run that was counted
+    np.testing.assert_allclose(counted.get_ydata(), [1e5, 4e5, 1.6e6])
+    assert counted.get_color() == pegasos.get_color()
+    assert ax_k.yaxis.get_major_formatter()(4e5, 0) == "400 k"
+    assert "kernel evaluations" in ax_k.get_ylabel() and "per prediction" in ax_m.get_title()
+    assert ax_m.get_xlabel() == ax_k.get_xlabel() == "iterations T"
     assert fig.get_suptitle() == "why"
-    # no run timed: one panel
+    # no run counted: one panel
     fig = plot_support_growth({"BSGD": dict(iteration=T, n_support=[1, 2, 3])})
     assert len(fig.axes) == 1 and len(fig.axes[0].get_lines()) == 1
 
 
-def test_degradation_one_line_per_strategy_log_scale_and_budget_marker():
+def _histories():
     t = np.array([0, 100, 200, 300])
-    histories = {"removal": dict(iteration=t, n_support=[0, 5, 10, 10],
-                                 degradation=[0.0, 0.0, 0.3, 0.9], objective=[1, 0.5, 0.4, 0.3]),
-                 "merging": dict(iteration=t, n_support=[0, 5, 10, 10],
-                                 degradation=[0.0, 0.0, 0.01, 0.02], objective=[1, 0.4, 0.3, 0.2])}
-    fig = plot_degradation(histories, budget=10, title="BSGD")
-    ax_d, ax_f = fig.axes
-    assert ax_d.get_yscale() == ax_f.get_yscale() == "log"
+    return {"removal": dict(iteration=t, n_support=[0, 5, 10, 10], gradient_error=[0, 0, 50, 150],
+                            degradation=[0.0, 0.0, 0.3, 0.9], objective=[1, 0.5, 0.4, 0.3]),
+            "merging": dict(iteration=t, n_support=[0, 5, 10, 10], gradient_error=[0, 0, 2, 3],
+                            degradation=[0.0, 0.0, 0.01, 0.02], objective=[1, 0.4, 0.3, 0.2])}
+
+
+def test_degradation_gradient_error_degradation_objective_and_budget_marker():
+    histories = _histories()
+    reference = {"kernel Pegasos": dict(iteration=[0, 150, 300], objective=[1, 0.3, 0.15])}
+    fig = plot_degradation(histories, budget=10, reference=reference, title="BSGD")
+    ax_e, ax_d, ax_f = fig.axes
+    assert ax_e.get_yscale() == ax_d.get_yscale() == ax_f.get_yscale() == "log"
+    removal, merging, filled = ax_e.get_lines()
+    # the running mean of the gradient error; 0 (nothing maintained yet) left out
+    np.testing.assert_allclose(removal.get_ydata(), [np.nan, np.nan, 0.25, 0.5])
+    np.testing.assert_allclose(merging.get_ydata(), [np.nan, np.nan, 0.01, 0.01])
+    assert "Ē_t" in ax_e.get_ylabel()
     removal, merging, filled = ax_d.get_lines()
-    # 0 (nothing degraded yet) is left out of the log axis
     np.testing.assert_allclose(removal.get_ydata(), [np.nan, np.nan, 0.3, 0.9])
-    np.testing.assert_allclose(merging.get_ydata(), [np.nan, np.nan, 0.01, 0.02])
     assert list(filled.get_xdata()) == [200, 200]  # the first record with m = B
-    np.testing.assert_allclose(ax_f.get_lines()[1].get_ydata(), [1, 0.4, 0.3, 0.2])
+    # the reference only where it has the column: the objective
+    lines = ax_f.get_lines()
+    assert len(lines) == 4 and lines[2].get_label() == "kernel Pegasos"
+    np.testing.assert_allclose(lines[2].get_ydata(), [1, 0.3, 0.15])
     assert "degradation" in ax_d.get_ylabel() and ax_f.get_ylabel() == "primal objective f(w)"
     # the objective spans one decade: plain tick labels; the degradation two: powers of ten
     assert ax_f.yaxis.get_major_formatter()(0.5, 0) == "0.5"
     assert ax_d.yaxis.get_major_formatter()(0.5, 0) != "0.5"
-    labels = ax_d.get_legend().get_texts()
-    assert [t.get_text() for t in labels] == ["removal", "merging", "support reaches B = 10"]
-    # without a budget, no marker; a budget never reached, none either
+    # one legend for the row, under it, with the reference
+    (legend,) = fig.legends
+    labels = [t.get_text() for t in legend.get_texts()]
+    assert labels == ["removal", "merging", "kernel Pegasos", "support reaches B = 10"]
+    assert all(ax.get_legend() is None for ax in fig.axes)
+    assert fig.get_suptitle() == "BSGD"
+    # two columns: the legend under the first; without a budget no marker, nor when never reached
+    fig = plot_degradation(histories, columns=("degradation", "objective"), budget=10)
+    assert [t.get_text() for t in fig.axes[0].get_legend().get_texts()] == \
+        ["removal", "merging", "support reaches B = 10"]
     assert len(plot_degradation(histories).axes[0].get_lines()) == 2
     assert len(plot_degradation(histories, budget=50).axes[0].get_lines()) == 2
 
@@ -116,13 +135,18 @@ def test_complexity_log_log_with_order_guides_through_the_points():
     svc, guide, bsgd = ax.get_lines()
     np.testing.assert_allclose(guide.get_ydata(), svc.get_ydata())  # exact N² data: on the guide
     np.testing.assert_allclose(bsgd.get_xdata(), [1000, 2000])  # nan: not run, not drawn
-    assert ax.get_legend_handles_labels()[1] == ["SVC", "O(N²) slope", "BSGD"]
+    assert ax.get_legend_handles_labels()[1] == ["SVC", "O(N²): slope 2", "BSGD"]
     assert [t.get_text() for t in ax.get_xticklabels()] == ["1,000", "2,000", "4,000"]
     assert ax.get_xlabel() == "training-set size N" and ax.get_title() == "t"
     # sizes per label
     fig = plot_complexity({"a": [50, 100], "b": [10, 20, 40]}, {"a": [1, 2], "b": [1, 2, 4]},
                           xlabel="budget B")
     np.testing.assert_allclose(fig.axes[0].get_lines()[1].get_xdata(), [10, 20, 40])
+    # anchored on the tail: a curve of slope 1 that bends at the start meets its guide there
+    curve = np.array([1.0, 4.0, 8.0, 16.0])  # slope 2, then 1, then 1
+    fig = plot_complexity([1, 2, 4, 8], {"BSGD": curve}, orders={"BSGD": (1, "O(N)")}, tail=0.5)
+    _, guide = fig.axes[0].get_lines()
+    np.testing.assert_allclose(guide.get_ydata(), [2.0, 4.0, 8.0, 16.0])
     # a method keeps the colour it is given, its guide too
     fig = plot_complexity(N, seconds, orders={"SVC": (2, "O(N²)")}, colors={"SVC": "C5"})
     svc, guide, bsgd = fig.axes[0].get_lines()
@@ -133,18 +157,21 @@ def test_budgeted_model_boundary_support_and_trace():
     X, y = concentric_circles(80, random_state=0)
     clf = KernelPegasosClassifier(lam=1e-2, gamma=2.0, n_iter=400, random_state=0).fit(X, y)
     history = dict(iteration=np.array([0, 200, 400]), n_support=np.array([0, 20, 20]),
-                   degradation=np.array([0.0, 0.1, 0.4]))
+                   degradation=np.array([0.0, 0.1, 0.4]), gradient_error=np.array([0, 20, 60]))
     fig = plot_budgeted_model(clf, X, y, history=history, budget=20, title="B = 20")
     ax_model, ax_trace, twin = fig.axes
     circles = ax_model.collections[-1]
     np.testing.assert_allclose(circles.get_offsets(), clf.support_vectors_)
     assert ax_model.get_legend().get_texts()[-1].get_text().startswith(
         f"α ≠ 0: {len(clf.support_)} (area")
-    (degradation,) = ax_trace.get_lines()
+    degradation, filled = ax_trace.get_lines()
     np.testing.assert_allclose(degradation.get_ydata(), [0.1, 0.4])  # 0 left out of the log axis
-    support, budget = twin.get_lines()
-    np.testing.assert_allclose(support.get_ydata(), [0, 20, 20])
-    assert list(budget.get_ydata()) == [20, 20]
+    assert list(filled.get_xdata()) == [200, 200]
+    (mean_error,) = twin.get_lines()
+    np.testing.assert_allclose(mean_error.get_ydata(), [0.0, 0.1, 0.15])  # (1/t) Σ ‖E_s‖
+    assert "gradient error" in twin.get_ylabel()
+    assert [t.get_text() for t in ax_trace.get_legend().get_texts()] == \
+        ["Σ‖Δ_s‖² (left, log)", "support reaches B = 20", "Ē_t (right)"]
     assert fig.get_suptitle() == "B = 20"
     # nothing degraded: the trace says so instead of drawing an empty log axis
     history["degradation"] = np.zeros(3)

@@ -67,14 +67,37 @@ def test_benchmarks_readme_holds_the_markers_once():
 def test_quick_run_is_printed_not_written_unless_asked(tmp_path, monkeypatch, quick_rows, capsys):
     path, _, _ = _readme(tmp_path)
     before = path.read_text(encoding="utf-8")
+    results = tmp_path / "budgeted_results.csv"
     monkeypatch.setattr(reproduce, "README", path)
+    monkeypatch.setattr(reproduce.bench_budgeted, "RESULTS_FILE", results)
     monkeypatch.setattr(reproduce, "run", lambda quick, only: quick_rows)
     assert reproduce.main(["--quick"]) == 0
-    assert path.read_text(encoding="utf-8") == before
+    assert path.read_text(encoding="utf-8") == before and not results.exists()
     assert reproduce.main(["--quick", "--write"]) == 0
     written = path.read_text(encoding="utf-8")
     assert reproduce.format_table(quick_rows) in written
-    assert "| paper | task |" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "| paper | task |" in out and "| data | method (the notes' column) |" in out
+    # the BudgetedSVM table: its own markers (a section appended when they were missing)
+    budgeted = [r for r in quick_rows if r["group"] == "budgeted"]
+    assert written.count(reproduce.BUDGETED_BEGIN) == 1
+    assert reproduce.format_budgeted_table(budgeted) in written
+    assert reproduce.format_table(quick_rows).count("\n") == 1 + sum(
+        r["group"] != "budgeted" for r in quick_rows)
+    # and the rows the lecture prints, labelled with the command that produced them
+    rows = reproduce.bench_budgeted.read_results_file(results)
+    assert len(rows) == len(budgeted)
+    assert {r["command"] for r in rows} == {"python benchmarks/reproduce.py --quick --write"}
+    for row, r in zip(rows, budgeted):
+        assert row["method"] == r["method"] and row["data"] in r["task"]
+        assert row["error_mean"] == pytest.approx(r["error"], abs=0.005)
+    # writing again with only the budgeted group leaves the main table alone
+    main_table = written[written.index(reproduce.BEGIN):written.index(reproduce.END)]
+    monkeypatch.setattr(reproduce, "run", lambda quick, only: budgeted)
+    assert reproduce.main(["--quick", "--write", "budgeted"]) == 0
+    again = path.read_text(encoding="utf-8")
+    assert again[again.index(reproduce.BEGIN):again.index(reproduce.END)] == main_table
+    assert "`python benchmarks/reproduce.py --quick budgeted`" in again
 
 
 # --- the papers' numbers ----------------------------------------------------------------
@@ -91,6 +114,89 @@ def test_the_table_prints_the_papers_numbers(quick_rows):
     paper_rows = {(r["group"], r["paper_error"]) for r in quick_rows if r["paper_error"]}
     assert {("adult", 14.9), ("cpu", 3.6), ("forest", 11.6), ("forest", 2.2),
             ("pegasos", 23.2), ("usps", 0.457)} <= paper_rows
+
+
+def _notes():
+    """The lecture notes' text (notes 000), or None where ../shared is absent."""
+    path = Path(__file__).resolve().parents[1].parent / "shared" / "lecture-notes"
+    files = sorted(path.glob("000_*.txt")) if path.is_dir() else []
+    return files[0].read_text(encoding="utf-8") if files else None
+
+
+def test_budgeted_tables_are_the_notes_verbatim():
+    """Every cell of the complexity table (LaTeX) and of the results table (a row of the
+    notes is the data set, the five errors, the five times, tab-separated)."""
+    notes = _notes()
+    if notes is None:
+        pytest.skip("the lecture notes (../shared/lecture-notes) are not here")
+    budgeted = reproduce.bench_budgeted
+    for method, cells in budgeted.NOTES_COMPLEXITY.items():
+        assert "\t".join((method, *cells)) in notes, method
+    for name, (errors, times) in budgeted.NOTES_RESULTS.items():
+        assert "\t".join((name, *errors, *times)) in notes, name
+    assert budgeted.render(budgeted.NOTES_COMPLEXITY["BSGD"][0]) == "O(N·(C + S)·B)"
+    paper = budgeted.PAPER_RESULTS
+    assert (paper[("a9a", "AMM online")]["error"], paper[("a9a", "AMM online")]["sd"]) == \
+        (16.44, 0.23)
+    assert paper[("ijcnn1", "RBF SVM")]["error"] == 1.31
+    assert paper[("ijcnn1", "Poly2 SVM")]["seconds"] == 11.0
+    assert budgeted.TARGET_ERROR == pytest.approx(3.40)
+
+
+def test_majority_class_errors_are_the_test_sets():
+    if shared_data_dir() is None:
+        pytest.skip("../shared/data is not here")
+    for name, error in reproduce.bench_budgeted.MAJORITY_TEST_ERROR.items():
+        _, y, _, y_test, _ = reproduce.bench_budgeted.load_problem(name)
+        majority = 1.0 if np.mean(y == 1.0) > 0.5 else -1.0
+        assert 100 * np.mean(y_test != majority) == pytest.approx(error, abs=0.005), name
+
+
+def test_budgeted_settings_are_chosen_on_held_out_training_rows_only():
+    """The validation split holds out 20 % of the training rows (disjoint, all covered, the
+    same split every time), and the candidate of least mean validation error over the seeds
+    wins: the test rows are never an argument."""
+    budgeted = reproduce.bench_budgeted
+    fit_rows, val_rows = budgeted._validation_split(1000)
+    assert len(val_rows) == 200 and len(np.intersect1d(fit_rows, val_rows)) == 0
+    assert sorted(np.concatenate([fit_rows, val_rows])) == list(range(1000))
+    np.testing.assert_array_equal(budgeted._validation_split(1000)[1], val_rows)
+
+    class Constant:  # predicts +1 where x > threshold; seeds shift nothing but are used
+        def __init__(self, threshold, seed):
+            self.threshold, self.seed = threshold, seed
+            self.seen = None
+
+        def fit(self, X, y):
+            self.seen = len(y)
+            return self
+
+        def predict(self, X):
+            return np.where(X[:, 0] > self.threshold, 1.0, -1.0)
+
+    X = np.linspace(-1, 1, 1000)[:, None]
+    y = np.where(X[:, 0] > 0.3, 1.0, -1.0)
+    made = []
+
+    def make(threshold, seed):
+        made.append(Constant(threshold, seed))
+        return made[-1]
+
+    best, validation = budgeted._choose((-0.5, 0.3, 0.8), make, X, y, fit_rows, val_rows, (0, 1))
+    assert best == 0.3 and validation[0.3] == 0.0 and validation[-0.5] > validation[0.8] > 0
+    assert len(made) == 6 and all(m.seen == 800 for m in made)
+
+
+def test_budgeted_results_file_round_trip(tmp_path):
+    rows = [dict(data="a9a", method="AMM batch", lsl_model="AMM(...)", settings="λ = 1e-3, ...",
+                 error_mean=15.123, error_sd=0.0456, runs=5, fit_seconds=1.23456,
+                 model_size=21.4, n_train=32561, n_test=16281, validation={}, errors=[])]
+    path = reproduce.bench_budgeted.write_results_file(rows, "python x.py", tmp_path / "r.csv")
+    (row,) = reproduce.bench_budgeted.read_results_file(path)
+    assert row["error_mean"] == 15.12 and row["error_sd"] == 0.05 and row["runs"] == 5
+    assert row["fit_seconds"] == 1.23 and row["model_size"] == 21.4
+    assert row["command"] == "python x.py" and len(row["date"]) == 10
+    assert row["settings"] == "λ = 1e-3, ..."
 
 
 # --- the quick run ----------------------------------------------------------------------

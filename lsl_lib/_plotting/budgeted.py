@@ -1,6 +1,7 @@
 """Figures of lecture 14 (notebooks/14_budgeted_kernel_machines.ipynb): why budgets (kernel
-Pegasos' support and prediction time against T), the weight degradation of BSGD's budget
-maintenance, AMM's piecewise-linear decision regions, measured times against N and B beside the
+Pegasos' support and its training's kernel evaluations against T), what BSGD's budget
+maintenance costs (the gradient error of Wang et al.'s Theorem 1, the weight degradation, the
+objective), AMM's piecewise-linear decision regions, counted costs against N and B beside the
 orders of the complexity table, and a budgeted kernel machine on 2-D data (the panel's figure)."""
 import numpy as np
 from matplotlib.colors import to_rgb
@@ -14,9 +15,20 @@ __all__ = ["plot_budgeted_model", "plot_complexity", "plot_degradation", "plot_h
            "plot_support_growth"]
 
 AXIS_LABELS.update({
-    "degradation": "weight degradation Σ‖Δ_t‖² (cumulative)",
-    "predict_seconds": "prediction time per example",
+    "degradation": "weight degradation Σ‖Δ_s‖² (cumulative)",
+    "mean_gradient_error": "average gradient error Ē_t",
+    "kernel_evaluations": "kernel evaluations of training (cumulative)",
 })
+
+
+def _column(history, column):
+    """A trace column; ``mean_gradient_error`` is the running mean of the gradient error,
+    the cumulative ``gradient_error`` over the iteration (0 at iteration 0)."""
+    if column == "mean_gradient_error":
+        t = np.asarray(history["iteration"], dtype=float)
+        total = np.asarray(history["gradient_error"], dtype=float)
+        return np.divide(total, t, out=np.zeros_like(total), where=t > 0)
+    return np.asarray(history[column], dtype=float)
 
 
 def _thousands(axis):
@@ -31,18 +43,21 @@ def _budget_filled(history, budget):
 
 
 def plot_support_growth(runs, *, budget=None, title=None):
-    """Why budgets: the support size and the prediction time of kernel machines against T.
+    """Why budgets: the support size and the kernel evaluations of training against T.
 
-    Left, the number of support vectors m after T iterations; right (when the runs carry it),
-    the measured time to predict one example, which is O(m d). An unbudgeted learner (kernel
-    Pegasos) grows both linearly with T on noisy data; a budgeted one stops at B.
+    Left, the number of support vectors m after T iterations, which is also the number of
+    kernel evaluations a prediction costs; right (when the runs carry it), the kernel
+    evaluations the T iterations of training made, counted by the learner: an iteration
+    evaluates the example against the current support. An unbudgeted learner (kernel
+    Pegasos) grows its support linearly with T on noisy data, so its training count grows
+    quadratically; a budgeted one stops the support at B and grows the count linearly.
 
     Parameters
     ----------
     runs : dict
         Label -> dict of 1-D arrays: ``iteration`` (T), ``n_support`` (m after T iterations)
-        and, optionally, ``predict_seconds`` (seconds per predicted example of the model of
-        T iterations). A label has the same colour in both panels.
+        and, optionally, ``kernel_evaluations`` (of the T iterations, cumulative). A label
+        has the same colour in both panels.
     budget : int, optional
         The budget B, drawn as a dashed horizontal line in the left panel.
     title : str, optional
@@ -51,21 +66,23 @@ def plot_support_growth(runs, *, budget=None, title=None):
     -------
     matplotlib.figure.Figure
     """
-    timed = [label for label, run in runs.items() if "predict_seconds" in run]
-    fig, axes = new_figure(2 if timed else 1, width=5.4, height=3.9)
+    counted = [label for label, run in runs.items() if "kernel_evaluations" in run]
+    fig, axes = new_figure(2 if counted else 1, width=5.4, height=3.9)
     for k, (label, run) in enumerate(runs.items()):
         T = np.asarray(run["iteration"], dtype=float)
         style = dict(color=f"C{k}", marker="o", ms=4, lw=2, label=label)
         axes[0].plot(T, np.asarray(run["n_support"], dtype=float), **style)
-        if "predict_seconds" in run:
-            axes[1].plot(T, np.asarray(run["predict_seconds"], dtype=float), **style)
+        if "kernel_evaluations" in run:
+            axes[1].plot(T, np.asarray(run["kernel_evaluations"], dtype=float), **style)
     if budget is not None:
         axes[0].axhline(budget, color="0.3", ls="--", lw=1.2, label=f"budget B = {budget:,}")
     axes[0].set_ylabel("support vectors m")
     axes[0].set_ylim(bottom=0)
-    if timed:
-        axes[1].set_ylabel(AXIS_LABELS["predict_seconds"])
-        axes[1].yaxis.set_major_formatter(EngFormatter(unit="s"))
+    if counted:
+        axes[0].set_title("the support: kernel evaluations per prediction", fontsize="medium")
+        axes[1].set_title("kernel evaluations of the T training steps", fontsize="medium")
+        axes[1].set_ylabel(AXIS_LABELS["kernel_evaluations"])
+        axes[1].yaxis.set_major_formatter(EngFormatter(sep=" "))
         axes[1].set_ylim(bottom=0)
     for ax in axes:
         ax.set_xlabel("iterations T")
@@ -78,23 +95,31 @@ def plot_support_growth(runs, *, budget=None, title=None):
     return fig
 
 
-def plot_degradation(histories, *, budget=None, columns=("degradation", "objective"),
-                     title=None):
-    """What budget maintenance costs: the cumulative weight degradation of each strategy.
+def plot_degradation(histories, *, budget=None,
+                     columns=("mean_gradient_error", "degradation", "objective"),
+                     reference=None, title=None):
+    """What budget maintenance costs, one panel per trace column against the iteration.
 
-    One panel per column of ``history_`` against the iteration, log scale on the y axis: the
-    weight degradation :math:`\\sum_t \\|\\Delta_t\\|^2` that removal, projection or merging
-    caused (Wang, Crammer, Vucetic 2012, Theorem 1: the gap to the SVM optimum grows with
-    its average), then the primal objective. With ``budget``, a dotted vertical line marks
-    the first record where the support reached B, when maintenance starts.
+    By default: the average gradient error :math:`\\bar E_t = \\frac1t\\sum_{s \\le t}
+    \\|\\Delta_s\\|/\\eta_s`, the quantity of Wang, Crammer and Vucetic's Theorem 1 (the
+    objective along the run comes within :math:`2U\\bar E` of the optimum's); the cumulative
+    weight degradation :math:`\\sum_s \\|\\Delta_s\\|^2`, which weights a maintenance by
+    :math:`\\eta_s^2` and so flattens as the steps shrink whatever the maintenances do; and the
+    primal objective. Log scale on the y axes; values of 0 (nothing maintained yet) are not
+    drawn. With ``budget``, a dotted vertical line marks the first record where the support
+    reached B, when maintenance starts.
 
     Parameters
     ----------
     histories : dict
         Label (a maintenance strategy) -> ``history_`` of a fitted
-        ``BudgetedKernelSGDClassifier`` with ``iteration``, ``n_support`` and ``columns``.
+        ``BudgetedKernelSGDClassifier`` with ``iteration``, ``n_support`` and the columns
+        (``mean_gradient_error`` is computed from ``gradient_error``).
     budget : int, optional
-    columns : sequence of str, default=('degradation', 'objective')
+    columns : sequence of str, default=('mean_gradient_error', 'degradation', 'objective')
+    reference : dict, optional
+        Label -> a history with some of the columns (e.g. unbudgeted kernel Pegasos'
+        ``objective``), drawn dashed in grey on the panels of the columns it has.
     title : str, optional
 
     Returns
@@ -102,17 +127,23 @@ def plot_degradation(histories, *, budget=None, columns=("degradation", "objecti
     matplotlib.figure.Figure
     """
     columns = [columns] if isinstance(columns, str) else list(columns)
-    fig, axes = new_figure(len(columns), width=5.4, height=3.9)
+    fig, axes = new_figure(len(columns), width=3.8 if len(columns) > 2 else 5.4, height=3.9)
     filled = None
     for k, (label, history) in enumerate(histories.items()):
         t = np.asarray(history["iteration"], dtype=float)
         for ax, column in zip(axes, columns):
-            values = np.asarray(history[column], dtype=float)
+            values = _column(history, column)
             values = np.where(values > 0, values, np.nan)  # 0 (nothing degraded yet): not drawn
             ax.plot(t, values, color=f"C{k}", lw=2, marker="." if len(t) < 30 else None,
                     label=label)
         if budget is not None and filled is None:
             filled = _budget_filled(history, budget)
+    for label, history in (reference or {}).items():
+        for ax, column in zip(axes, columns):
+            if column in history or (column == "mean_gradient_error" and
+                                     "gradient_error" in history):
+                ax.plot(np.asarray(history["iteration"], dtype=float), _column(history, column),
+                        color="k", ls="--", lw=1.4, zorder=3, label=label)
     for ax, column in zip(axes, columns):
         _trace_axis(ax, "iteration", column, logx=False, logy=True)
         _thousands(ax.xaxis)
@@ -122,7 +153,14 @@ def plot_degradation(histories, *, budget=None, columns=("degradation", "objecti
         if filled is not None:
             ax.axvline(filled, color="0.3", ls=":", lw=1.4,
                        label=f"support reaches B = {budget:,}")
-    _legend_below(axes[0], ncols=2)
+    handles = axes[-1].get_legend_handles_labels()
+    if reference is None:
+        handles = axes[0].get_legend_handles_labels()
+    if len(axes) > 2:  # one legend for the row, under it
+        fig.legend(*handles, loc="outside lower center", ncols=min(3, len(handles[0])),
+                   fontsize="small", frameon=False)
+    else:
+        _legend_below(axes[0], handles, ncols=min(3, len(handles[0])))
     if title:
         fig.suptitle(title)
     return fig
@@ -143,7 +181,8 @@ def plot_hyperplanes(X, y, weights, hyperplane_classes, *, intercepts=None, reso
     largest score, so the plane is cut into convex cells, one per winning hyperplane (each a
     polyhedron: the boundaries are linear), and the class boundary is piecewise linear. Each cell
     is shaded in a tint of its class' colour; the class boundary is drawn solid black, the
-    boundaries between two hyperplanes of the same class thin and dotted.
+    boundaries between two hyperplanes of the same class dotted (dark, thick enough to read
+    on a projector).
 
     Parameters
     ----------
@@ -199,7 +238,7 @@ def plot_hyperplanes(X, y, weights, hyperplane_classes, *, intercepts=None, reso
     for j in range(len(W)):
         margin = scores[..., j] - np.delete(scores, j, axis=-1).max(axis=-1, initial=-np.inf)
         if len(W) > 1 and margin.min() < 0 < margin.max():
-            ax.contour(g0, g1, margin, levels=[0], colors="0.25", linewidths=0.8,
+            ax.contour(g0, g1, margin, levels=[0], colors="0.15", linewidths=1.6,
                        linestyles="dotted")
     best = np.stack([scores[..., owner == c].max(axis=-1) if np.any(owner == c)
                      else np.full(g0.shape, -np.inf) for c in classes], axis=-1)
@@ -224,8 +263,9 @@ def plot_hyperplanes(X, y, weights, hyperplane_classes, *, intercepts=None, reso
 
 
 def plot_complexity(x, seconds, *, orders=None, colors=None, xlabel="training-set size N",
-                    ylabel="training time (s)", ax=None, title=None):
-    """Measured times against a size (N or B) on log-log axes, beside the orders of the table.
+                    ylabel="training time (s)", tail=None, ax=None, title=None):
+    """Measured costs (counts or times) against a size (N or B) on log-log axes, beside the
+    orders of the table.
 
     One line per method; for a method in ``orders`` a dotted guide :math:`c\\,x^p` with the
     exponent of its complexity, through the geometric mean of its points, so that the slope
@@ -236,7 +276,8 @@ def plot_complexity(x, seconds, *, orders=None, colors=None, xlabel="training-se
     x : array-like of shape (n_points,) or dict
         The sizes, shared by every method, or label -> its own sizes.
     seconds : dict
-        Label -> times, shape (n_points,); ``nan`` where a method was not run.
+        Label -> costs (kernel evaluations, seconds...), shape (n_points,); ``nan`` where a
+        method was not run.
     orders : dict, optional
         Label -> ``(p, text)``: the exponent of x in the method's complexity and its
         O(·) as written in the table (e.g. ``(2, "O(N²)")``), shown in the legend.
@@ -244,6 +285,11 @@ def plot_complexity(x, seconds, *, orders=None, colors=None, xlabel="training-se
         Label -> colour, so that a method keeps its colour across panels (default: the
         colour cycle in the order of ``seconds``).
     xlabel, ylabel : str
+    tail : float in (0, 1], optional
+        Anchor each guide at the geometric mean of the points whose log x lies in the last
+        ``tail`` of the range (where :func:`lsl_lib.theory.loglog_slope` reads the measured
+        slope), so that a guide and a curve whose asymptotic slopes agree overlap there; the
+        guide is still drawn over all the points. None: through all the points.
     ax : matplotlib Axes, optional
     title : str, optional
 
@@ -262,8 +308,12 @@ def plot_complexity(x, seconds, *, orders=None, colors=None, xlabel="training-se
         ax.plot(xs[ok], values[ok], "o-", ms=4, lw=2, color=color, label=label)
         if orders and label in orders and ok.sum() >= 2:
             p, text = orders[label]
-            c = np.exp(np.mean(np.log(values[ok]) - p * np.log(xs[ok])))
-            ax.plot(xs[ok], c * xs[ok] ** p, ":", lw=1.8, color=color, label=f"{text} slope")
+            logx = np.log(xs[ok])
+            anchor = np.ones(len(logx), dtype=bool) if tail is None else \
+                logx >= logx.max() - tail * (logx.max() - logx.min())
+            c = np.exp(np.mean(np.log(values[ok])[anchor] - p * logx[anchor]))
+            ax.plot(xs[ok], c * xs[ok] ** p, ":", lw=1.8, color=color,
+                    label=f"{text}: slope {p:g}")
     ax.set_xscale("log")
     ax.set_yscale("log")
     ticks = sorted(ticks)
@@ -282,12 +332,15 @@ def plot_complexity(x, seconds, *, orders=None, colors=None, xlabel="training-se
 
 def plot_budgeted_model(estimator, X, y, *, history=None, budget=None, resolution=150,
                         title=None):
-    """A budgeted kernel machine on 2-D data and, if given, its degradation trace.
+    """A budgeted kernel machine on 2-D data and, if given, what its maintenance cost.
 
     Left: the decision regions of :func:`~lsl_lib.plotting.plot_decision_boundary` (boundary
     solid, margins dashed) with the support vectors circled, area :math:`\\propto |\\alpha_j|`
     (with merging they are new points, not training examples). Right: the cumulative weight
-    degradation and the support size against the iteration.
+    degradation :math:`\\sum_s\\|\\Delta_s\\|^2` (log scale, left axis) and the average
+    gradient error :math:`\\bar E_t = \\frac1t\\sum_{s\\le t}\\|\\Delta_s\\|/\\eta_s` of Wang
+    et al.'s Theorem 1 (right axis) against the iteration, with a dotted line where the
+    support first reached B.
 
     Parameters
     ----------
@@ -297,9 +350,10 @@ def plot_budgeted_model(estimator, X, y, *, history=None, budget=None, resolutio
     X : ndarray of shape (n, 2)
     y : ndarray of shape (n,)
     history : dict of ndarray, optional
-        ``history_`` with ``iteration``, ``degradation`` and ``n_support``.
+        ``history_`` with ``iteration``, ``degradation``, ``gradient_error`` and
+        ``n_support``.
     budget : int, optional
-        B, a dashed line on the support-size axis.
+        B, for the dotted line.
     resolution : int, default=150
     title : str, optional
 
@@ -318,26 +372,30 @@ def plot_budgeted_model(estimator, X, y, *, history=None, budget=None, resolutio
         t = np.asarray(history["iteration"], dtype=float)
         degradation = np.asarray(history["degradation"], dtype=float)
         shown = degradation > 0
-        ax.plot(t[shown], degradation[shown], color="C3", lw=2, label="Σ‖Δ_t‖² (left)")
+        ax.plot(t[shown], degradation[shown], color="C3", lw=2, label="Σ‖Δ_s‖² (left, log)")
         ax.set_yscale("log")
         _readable_log_ticks(ax.yaxis)
-        ax.set_ylabel(AXIS_LABELS["degradation"])
+        ax.set_ylabel(AXIS_LABELS["degradation"], color="C3")
+        ax.tick_params(axis="y", colors="C3")
         ax.set_xlabel("iteration t")
         _thousands(ax.xaxis)
         ax.grid(True, which="both", alpha=0.3)
-        if not shown.any():  # nothing degraded: say so rather than draw an empty axis
+        twin = ax.twinx()
+        if not shown.any():  # nothing degraded: say so rather than draw empty axes
             ax.text(0.5, 0.6, "no maintenance yet:\nthe support never exceeded B",
                     transform=ax.transAxes, ha="center", va="center", fontsize="medium")
             ax.set_yscale("linear")
             ax.set_yticks([])
-        twin = ax.twinx()
-        twin.plot(t, np.asarray(history["n_support"], dtype=float), color="C2", ls="--", lw=1.4,
-                  label="support size m (right)")
-        if budget is not None:
-            twin.axhline(budget, color="C2", ls=":", lw=1, label=f"B = {budget:,}")
-        twin.set_ylabel("support size m", color="C2")
-        twin.tick_params(axis="y", colors="C2")
-        twin.set_ylim(0, None if budget is None else 1.15 * budget)
+            twin.set_yticks([])
+        else:
+            twin.plot(t, _column(history, "mean_gradient_error"), color="C0", lw=2,
+                      label="Ē_t (right)")
+            twin.set_ylabel("average gradient error Ē_t", color="C0")
+            twin.tick_params(axis="y", colors="C0")
+            twin.set_ylim(bottom=0)
+        filled = None if budget is None else _budget_filled(history, budget)
+        if filled is not None:
+            ax.axvline(filled, color="0.3", ls=":", lw=1.4, label=f"support reaches B = {budget:,}")
         handles = [a + b for a, b in zip(ax.get_legend_handles_labels(),
                                          twin.get_legend_handles_labels())]
         _legend_below(ax, handles, ncols=2)
