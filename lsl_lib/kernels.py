@@ -644,7 +644,7 @@ class PolynomialFeatureMap(TransformerMixin, BaseEstimator):
 
     @staticmethod
     def _multinomials(monomials):
-        """:math:`\binom{p}{m} = p!/\prod_j m_j!` of sorted index tuples (rows), from the
+        r""":math:`\binom{p}{m} = p!/\prod_j m_j!` of sorted index tuples (rows), from the
         lengths of their runs of equal indices."""
         p = monomials.shape[1]
         coef = np.full(monomials.shape[0], float(math.factorial(p)))
