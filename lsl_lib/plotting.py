@@ -33,6 +33,8 @@ from lsl_lib._plotting.elm import (plot_accuracy_against_width, plot_activations
                                    plot_break_points, plot_elm_fit, plot_solver_times)
 from lsl_lib._plotting.kitchen_sinks import (plot_box_effect, plot_kitchen_sinks_fit,
                                              plot_oracle_inequality, plot_sink_families)
+from lsl_lib._plotting.random_binning import (plot_binning_against_fourier,
+                                              plot_binning_kernel)
 from lsl_lib._plotting.doubly_stochastic import plot_dsg_convergence, plot_model_memory
 from lsl_lib._plotting.budgeted import (plot_budgeted_model, plot_complexity, plot_degradation,
                                         plot_hyperplanes, plot_support_growth)
@@ -54,6 +56,7 @@ __all__ = [
     "plot_accuracy_and_time", "plot_landmarks", "plot_nystroem",
     "plot_accuracy_against_width", "plot_activations", "plot_break_points", "plot_elm_fit",
     "plot_solver_times",
+    "plot_binning_against_fourier", "plot_binning_kernel",
     "plot_box_effect", "plot_kitchen_sinks_fit", "plot_oracle_inequality", "plot_sink_families",
     "plot_dsg_convergence", "plot_model_memory",
     "plot_budgeted_model", "plot_complexity", "plot_degradation", "plot_hyperplanes",
