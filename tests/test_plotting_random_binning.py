@@ -30,13 +30,16 @@ def test_binning_kernel_three_panels_hat_average_and_estimates():
 def test_binning_against_fourier_lines_bands_and_references():
     n = [1000, 2000, 4000]
     errors = {"binning": [[0.3, 0.25, 0.2], [0.28, 0.23, 0.2]], "fourier": [0.3, 0.3, 0.29]}
-    fig = plot_binning_against_fourier(n, errors, references=[("paper", 522000, 0.022, "C0")],
-                                       title="t")
+    fig = plot_binning_against_fourier(n, errors, references=[
+        ("paper", 522000, 0.022, "C0"), ("benchmark", [9375, 75000], [0.17, 0.09], "C0")], title="t")
     ax = fig.axes[0]
     lines = ax.get_lines()
     assert_allclose(lines[0].get_ydata(), [29.0, 24.0, 20.0])  # the mean, in %
     assert_allclose(lines[1].get_ydata(), [30.0, 30.0, 29.0])
     assert_allclose(lines[2].get_xdata(), [522000])
     assert_allclose(lines[2].get_ydata(), [2.2])
-    assert ax.get_legend_handles_labels()[1] == ["binning (mean of 2)", "fourier", "paper"]
+    assert_allclose(lines[3].get_xdata(), [9375, 75000])  # a reference curve: two points
+    assert_allclose(lines[3].get_ydata(), [17.0, 9.0])
+    assert ax.get_legend_handles_labels()[1] == ["binning (mean of 2)", "fourier", "paper",
+                                                 "benchmark"]
     assert ax.get_xscale() == "log" and ax.get_title() == "t" and ax.get_ylim()[0] == 0

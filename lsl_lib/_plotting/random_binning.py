@@ -88,8 +88,9 @@ def plot_binning_kernel(delta, gamma, pitches, estimates, *, hat_pitches=None):
 
 def plot_binning_against_fourier(n_values, errors, *, references=None, title=None):
     """Test error against the number of training rows, one line per feature map (the mean over
-    seeds, with a band from the smallest to the largest), and single results measured
-    elsewhere (a paper's table, a benchmark) as labelled markers.
+    seeds, with a band from the smallest to the largest), and results measured elsewhere (a
+    benchmark's runs, a paper's table) as labelled markers, dotted between the points of one
+    reference.
 
     Parameters
     ----------
@@ -98,7 +99,8 @@ def plot_binning_against_fourier(n_values, errors, *, references=None, title=Non
     errors : dict
         Label -> test error rates in [0, 1], shape (n_seeds, n_points) or (n_points,).
     references : list of (label, n, error, color), optional
-        A result at n training rows; ``color`` matches it to its line ('C0', ...).
+        Results at n training rows: n and error are numbers, or sequences of the same length
+        (one curve); ``color`` matches a reference to its line ('C0', ...).
     title : str, optional
 
     Returns
@@ -106,7 +108,7 @@ def plot_binning_against_fourier(n_values, errors, *, references=None, title=Non
     matplotlib.figure.Figure
     """
     n_values = np.asarray(n_values, dtype=float)
-    fig, (ax,) = new_figure(width=8.0, height=4.4)
+    fig, (ax,) = new_figure(width=9.0, height=5.6)
     for k, (label, values) in enumerate(errors.items()):
         values = 100 * np.atleast_2d(np.asarray(values, dtype=float))
         line, = ax.plot(n_values, values.mean(axis=0), marker="o", ms=5, lw=2.2, color=f"C{k}",
@@ -115,9 +117,10 @@ def plot_binning_against_fourier(n_values, errors, *, references=None, title=Non
         if values.shape[0] > 1:
             ax.fill_between(n_values, values.min(axis=0), values.max(axis=0),
                             color=line.get_color(), alpha=0.2, linewidth=0)
-    markers = iter("s^Dv")
+    markers = iter("s^Dvp*")
     for label, n, error, color in references or ():
-        ax.plot([n], [100 * error], marker=next(markers, "o"), ms=9, ls="none", color=color,
+        ax.plot(np.atleast_1d(n), 100 * np.atleast_1d(np.asarray(error, dtype=float)),
+                marker=next(markers, "o"), ms=8, ls=":", lw=1.4, color=color,
                 markeredgecolor="k", label=label)
     ax.set_xscale("log")
     _readable_log_ticks(ax.xaxis)
@@ -126,7 +129,8 @@ def plot_binning_against_fourier(n_values, errors, *, references=None, title=Non
     ax.set_ylabel("test error (%)")
     ax.set_ylim(bottom=0)
     ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize="small", loc="lower left")
+    ax.legend(fontsize="small", loc="upper center", bbox_to_anchor=(0.5, -0.13), ncols=2,
+              frameon=False)  # below the axis: the curves fill its lower left
     if title:
         ax.set_title(title)
     return fig
