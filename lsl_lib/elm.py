@@ -12,9 +12,9 @@ and Siew 2006). The hidden layer maps the N training rows to
 
 a random feature map as the random Fourier features' :math:`z(x)` are (their map is the
 ``'cosine'`` row below, whose bias is drawn uniform on :math:`[0, 2\pi)`, with Gaussian a
-instead of this module's uniform a: see :func:`draw_hidden_parameters`). Only the output weights :math:`\beta \in
-\mathbb R^{L \times m}` are learnt, by the regularised least squares of Huang, Zhou, Ding
-and Zhang (2012), :math:`\min_\beta \tfrac12\|\beta\|^2 + \tfrac C2 \|H\beta - T\|^2`:
+instead of this module's uniform a: see :func:`draw_hidden_parameters`). Only the output
+weights :math:`\beta \in \mathbb R^{L \times m}` are learnt, by the regularised least
+squares of Huang, Zhou, Ding and Zhang (2012), :math:`\min_\beta \tfrac12\|\beta\|^2 + \tfrac C2 \|H\beta - T\|^2`:
 
 .. math::
 
@@ -452,8 +452,9 @@ _ATTRIBUTES_DOC = r"""
         :math:`b_j` (biases, or RBF impact factors).
     solver_ : {'primal', 'dual', 'svd'}
         The closed form that was used; 'svd' when asked for (or C is infinite), or when the
-        regularised system was singular to machine precision (a huge C on an H of deficient rank: :func:`output_weights_svd`,
-        the minimum-norm least-squares solution in the limit).
+        regularised system was singular to machine precision (a huge C on an H of deficient
+        rank: :func:`output_weights_svd`, the minimum-norm least-squares solution in the
+        limit).
     n_features_in_ : int"""
 
 
@@ -495,8 +496,8 @@ class ExtremeLearningMachineRegressor(RegressorMixin, _BaseELM):
     the training set (Huang et al. 2006, Theorem 2.1, which needs the activation to be
     non-polynomial: with g(z) = z, rank H <= d + 1). In floating point that rank can be
     numerical only (smooth nodes of one variable: singular values at the rounding level);
-    ``C=np.inf`` with the SVD then gives the least-squares fit. ``sample_weight`` s makes a weighted least squares (rows of H and T
-    scaled by :math:`\sqrt{s_i}`).
+    ``C=np.inf`` with the SVD then gives the least-squares fit. ``sample_weight`` s makes a
+    weighted least squares (rows of H and T scaled by :math:`\sqrt{s_i}`).
 
     References
     ----------

@@ -20,8 +20,8 @@ from sklearn.svm import LinearSVC
 from lsl_lib import datasets
 from lsl_lib.datasets import (
     LIBSVM_SETS, checkerboard, concentric_circles, fetch_covtype, fetch_cpu_act, fetch_libsvm,
-    linear_teacher, load_breast_cancer, load_covtype, load_covtype_sample, load_digits, load_shared, load_svmlight,
-    load_usps, mean_stream, shared_data_dir, two_gaussian_blobs,
+    linear_teacher, load_breast_cancer, load_covtype, load_covtype_sample, load_digits,
+    load_shared, load_svmlight, load_usps, mean_stream, shared_data_dir, two_gaussian_blobs,
 )
 
 # (generator, kwargs, expected n_features)

@@ -267,8 +267,8 @@ def test_hidden_parameters_are_drawn_as_documented():
 
 def test_cosine_nodes_estimate_the_sinc_kernel():
     """Review finding 11.6: with b ~ U[0, 2π) and a ~ U[-s, s]^d, (2/L) h(x)ᵀh(y) is an
-    unbiased estimate of E_a cos(aᵀ(x − y)) = Π_j sin(s δ_j)/(s δ_j): each term 2 cos(u) cos(v)
-    lies in [-2, 2], so the mean of L = 200 000 has a standard deviation below 0.0045; the
+    unbiased estimate of E_a cos(aᵀ(x − y)) = Π_j sin(s δ_j)/(s δ_j): each term
+    2 cos(u) cos(v) lies in [-2, 2], so the mean of L = 200 000 has a standard deviation below 0.0045; the
     tolerance is 0.03. With b ~ U[-1, 1] the term (sin 2 / 2) E cos(aᵀ(x + y)) would remain."""
     rng = np.random.default_rng(8)
     X = rng.uniform(-1, 1, size=(6, 2))

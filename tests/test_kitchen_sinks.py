@@ -559,7 +559,8 @@ def test_plot_kitchen_sinks_fit_marks_the_box_and_the_weights_on_it():
                                  train_error=0.1, test_error=0.2)
     right = fig.axes[1]
     assert "3 of 5 on the box" in right.get_title()
-    assert "Σ|αₖ| = 1.8 of the budget C = 2.5" in right.get_title()  # the l1 budget C = K · C/K
+    # the l1 budget C = K · C/K
+    assert "Σ|αₖ| = 1.8 of the budget C = 2.5" in right.get_title()
     on_box = [line for line in right.get_lines() if line.get_label() == "on the box"][0]
     assert_allclose(np.sort(on_box.get_ydata()), [-0.5, 0.5, 0.5])
     assert sorted(line.get_ydata()[0] for line in right.get_lines()
@@ -596,7 +597,8 @@ def test_plot_oracle_inequality_with_seeds_and_the_trivial_level():
     assert "trivial bound (C + ‖f*‖∞)² = 36" in labels
     measured = fig.axes[0].get_lines()[0]
     assert_allclose(measured.get_ydata(), np.sqrt(excess_n[0] * excess_n[1]))  # geometric mean
-    assert "trivial bound (C + ‖f*‖∞)² = 36" in [line.get_label() for line in fig.axes[1].get_lines()]
+    right_labels = [line.get_label() for line in fig.axes[1].get_lines()]
+    assert "trivial bound (C + ‖f*‖∞)² = 36" in right_labels
 
 
 def test_plot_sink_families_and_box_effect_draw_one_panel_per_family_and_both_curves():

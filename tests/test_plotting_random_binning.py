@@ -12,7 +12,8 @@ def test_binning_kernel_three_panels_hat_average_and_estimates():
     gamma = 2.0
     delta = np.linspace(-2, 2, 81)
     pitches = np.random.default_rng(0).gamma(2.0, 1.0 / gamma, size=20000)
-    estimates = {"P = 10": np.exp(-gamma * np.abs(delta)) + 0.01, "P = 1000": np.exp(-gamma * np.abs(delta))}
+    kernel = np.exp(-gamma * np.abs(delta))
+    estimates = {"P = 10": kernel + 0.01, "P = 1000": kernel}
     fig = plot_binning_kernel(delta, gamma, pitches, estimates, hat_pitches=(0.5, 1.0))
     left, middle, right = fig.axes
     assert len(fig.axes) == 3 and len({ax.get_position().y0 for ax in fig.axes}) == 1  # one row
@@ -24,14 +25,16 @@ def test_binning_kernel_three_panels_hat_average_and_estimates():
     # the average of the hats over Gamma(2, 1/γ) pitches is the Laplacian kernel (Monte Carlo)
     assert_allclose(lines["average over the drawn δ"].get_ydata(), np.exp(-gamma * np.abs(delta)),
                     atol=0.02)
-    assert [line.get_label() for line in right.get_lines()] == ["P = 10", "P = 1000", "e^(−γ|Δ|)"]
+    labels = [line.get_label() for line in right.get_lines()]
+    assert labels == ["P = 10", "P = 1000", "e^(−γ|Δ|)"]
 
 
 def test_binning_against_fourier_lines_bands_and_references():
     n = [1000, 2000, 4000]
     errors = {"binning": [[0.3, 0.25, 0.2], [0.28, 0.23, 0.2]], "fourier": [0.3, 0.3, 0.29]}
     fig = plot_binning_against_fourier(n, errors, references=[
-        ("paper", 522000, 0.022, "C0"), ("benchmark", [9375, 75000], [0.17, 0.09], "C0")], title="t")
+        ("paper", 522000, 0.022, "C0"), ("benchmark", [9375, 75000], [0.17, 0.09], "C0")],
+        title="t")
     ax = fig.axes[0]
     lines = ax.get_lines()
     assert_allclose(lines[0].get_ydata(), [29.0, 24.0, 20.0])  # the mean, in %

@@ -106,8 +106,9 @@ def plot_kitchen_sinks_fit(x, target, X_train, y_train, fit, coef, bound, *, fea
         active = np.abs(coef[order]) >= bound * (1 - 1e-6)
         right.axhline(bound, color="k", ls=":", lw=1.4)
         right.axhline(-bound, color="k", ls=":", lw=1.4, label="box ±C/K")
+        budget = bound * len(coef)
         right.set_title(f"α sorted: {active.sum()} of {len(coef)} on the box (C/K = {bound:.3g})\n"
-                        f"Σ|αₖ| = {np.abs(coef).sum():.3g} of the budget C = {bound * len(coef):.3g}",
+                        f"Σ|αₖ| = {np.abs(coef).sum():.3g} of the budget C = {budget:.3g}",
                         fontsize="medium")
     right.vlines(k, 0, coef[order], color=np.where(active, "C3", "C0"), lw=1.6)
     right.plot(k[active], coef[order][active], "o", color="C3", ms=3.5, label="on the box")
