@@ -20,7 +20,8 @@ from lsl_lib._core.random import check_random_state
 
 __all__ = ["two_gaussian_blobs", "checkerboard", "concentric_circles", "linear_teacher",
            "mean_stream", "load_digits", "load_breast_cancer", "load_svmlight",
-           "shared_data_dir", "load_shared", "load_usps", "load_covtype", "LIBSVM_SETS",
+           "shared_data_dir", "load_shared", "load_usps", "load_covtype",
+           "load_covtype_sample", "LIBSVM_SETS",
            "fetch_libsvm", "fetch_cpu_act", "fetch_covtype"]
 
 # name -> (train file, test file or None, n_features); see shared/data/README.md
@@ -650,6 +651,40 @@ def load_covtype():
     """
     table = np.loadtxt(_shared_file("covtype_subsample_92962_scale01.csv.gz"), delimiter=",",
                        skiprows=1)
+    return table[:, :-1], table[:, -1].astype(np.int64)
+
+
+def load_covtype_sample():
+    """12 000 rows of :func:`load_covtype`'s subsample, shipped in the repository's ``data/``.
+
+    What a notebook can use without ``../shared/data`` (on Binder, say): the same 54 features
+    in [0, 1] and cover types 1-7, rows drawn without replacement with ``default_rng(0)``
+    from the shared file by ``data/make_samples.py`` (see ``data/README.md``).
+
+    Returns
+    -------
+    X : ndarray of shape (12000, 54), float64
+    y : ndarray of shape (12000,), int64
+        Cover type 1-7.
+
+    References
+    ----------
+    J. A. Blackard, D. J. Dean. Comparative accuracies of artificial neural networks
+    and discriminant analysis in predicting forest cover types from cartographic
+    variables. Computers and Electronics in Agriculture 24(3), 1999.
+
+    Examples
+    --------
+    >>> from lsl_lib.datasets import load_covtype_sample
+    >>> X, y = load_covtype_sample()
+    >>> X.shape, bool(X.min() >= 0 and X.max() <= 1), sorted(set(y.tolist()))
+    ((12000, 54), True, [1, 2, 3, 4, 5, 6, 7])
+    """
+    path = Path(__file__).resolve().parent.parent / "data" / "covtype_sample.csv.gz"
+    if not path.is_file():
+        raise FileNotFoundError(f"{path} not found: it ships with the repository (data/), "
+                                "not with an installed package.")
+    table = np.loadtxt(path, delimiter=",", skiprows=1)
     return table[:, :-1], table[:, -1].astype(np.int64)
 
 

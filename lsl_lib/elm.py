@@ -11,9 +11,10 @@ and Siew 2006). The hidden layer maps the N training rows to
     \in \mathbb R^{N \times L},
 
 a random feature map as the random Fourier features' :math:`z(x)` are (their map is the
-``'cosine'`` row below with Gaussian a). Only the output weights :math:`\beta \in
-\mathbb R^{L \times m}` are learnt, by the regularised least squares of Huang, Zhou, Ding
-and Zhang (2012), :math:`\min_\beta \tfrac12\|\beta\|^2 + \tfrac C2 \|H\beta - T\|^2`:
+``'cosine'`` row below, whose bias is drawn uniform on :math:`[0, 2\pi)`, with Gaussian a
+instead of this module's uniform a: see :func:`draw_hidden_parameters`). Only the output
+weights :math:`\beta \in \mathbb R^{L \times m}` are learnt, by the regularised least
+squares of Huang, Zhou, Ding and Zhang (2012), :math:`\min_\beta \tfrac12\|\beta\|^2 + \tfrac C2 \|H\beta - T\|^2`:
 
 .. math::
 
@@ -22,11 +23,15 @@ and Zhang (2012), :math:`\min_\beta \tfrac12\|\beta\|^2 + \tfrac C2 \|H\beta - T
     \beta = H^\top \Big(H H^\top + \frac IC\Big)^{-1} T \quad (N < L, N \times N),
 
 the same vector (push-through identity), each solved by Cholesky
-(``scipy.linalg.solve(assume_a='pos')``), never by an explicit inverse. When C is so large
-that the regularised system is singular to machine precision (1/C below the rounding of
-:math:`H^\top H`, on an H of deficient rank), both forms give way to the SVD of H
-(:func:`output_weights_svd`), which tends to the minimum-norm least-squares solution
-:math:`H^+ T` as C grows, as scikit-learn's ``Ridge`` falls back from Cholesky to its SVD.
+(``scipy.linalg.solve(assume_a='pos')``), never by an explicit inverse. Both form a Gram
+matrix, and :math:`\operatorname{cond}(H^\top H) = \operatorname{cond}(H)^2`: the ridge
+I/C is what keeps that system solvable when H is ill-conditioned, at the price of its bias.
+The third form, ``solver='svd'`` (:func:`output_weights_svd`), works on H itself,
+:math:`\beta = V\operatorname{diag}(\sigma_i/(\sigma_i^2 + 1/C))U^\top T`, and takes
+``C=np.inf``: the minimum-norm least-squares solution :math:`H^+T`, with no ridge at all.
+When C is so large that the regularised Gram system is singular to machine precision (1/C
+below the rounding of :math:`H^\top H`, on an H of deficient rank), the Cholesky forms give
+way to it, as scikit-learn's ``Ridge`` falls back from Cholesky to its SVD.
 
 The hidden nodes (the table of Huang et al. 2012), with :math:`G(a, b, x) = g(a^\top x + b)`
 for additive nodes and a distance to a centre a for RBF nodes:
@@ -39,7 +44,7 @@ for additive nodes and a distance to a centre a for RBF nodes:
 ``gaussian``      :math:`\exp(-b\|x - a\|^2)`                    RBF
 ``multiquadric``  :math:`\sqrt{\|x - a\|^2 + b^2}`               RBF
 ``hardlim``       :math:`\mathbb 1[a^\top x + b \ge 0]`          additive
-``cosine``        :math:`\cos(a^\top x + b)`                     additive
+``cosine``        :math:`\cos(a^\top x + b)`, b ~ U[0, 2π)       additive
 ``relu``          :math:`\max(0, a^\top x + b)`                  additive
 callable g        :math:`g(a^\top x + b)`, elementwise           additive
 ================  =============================================  ==========
@@ -106,7 +111,7 @@ RBF_ACTIVATIONS = {
 
 ACTIVATIONS = tuple(ADDITIVE_ACTIVATIONS) + tuple(RBF_ACTIVATIONS)
 
-SOLVERS = ("auto", "primal", "dual")
+SOLVERS = ("auto", "primal", "dual", "svd")
 
 
 def is_rbf(activation):
@@ -118,7 +123,20 @@ def draw_hidden_parameters(X, n_hidden, activation, weight_scale, rng):
     r"""The random hidden parameters :math:`(a_j, b_j)` of L nodes, in float64.
 
     Additive nodes (Huang et al. 2006): :math:`a_j \sim U[-s, s]^d`, :math:`b_j \sim U[-1, 1]`,
-    with s = ``weight_scale``. RBF nodes: the centres :math:`a_j` are L training rows drawn at
+    with s = ``weight_scale``; the ``'cosine'`` node draws its phase :math:`b_j \sim U[0,
+    2\pi)` instead, the phase of random Fourier features (Rahimi and Recht 2007), which
+    makes its hidden layer an unbiased estimate of a shift-invariant kernel:
+
+    .. math::
+
+        \frac 2L\, h(x)^\top h(y) \;\xrightarrow[L \to \infty]{}\;
+        \mathbb E_a\big[\cos(a^\top(x - y))\big]
+        = \prod_{j=1}^d \frac{\sin(s\,(x_j - y_j))}{s\,(x_j - y_j)},
+
+    the sinc kernel, whose spectral density is the uniform law of a on the cube (with
+    :math:`b \sim U[-1, 1]` the limit would keep a term
+    :math:`\tfrac{\sin 2}{2}\mathbb E_a\cos(a^\top(x + y))`: not a function of x - y).
+    RBF nodes: the centres :math:`a_j` are L training rows drawn at
     random (without replacement when L <= N), so that they sit where the data are, and the
     impact factors are :math:`b_j = s^2 u_j` (Gaussian) or :math:`b_j = u_j / s`
     (multiquadric) with :math:`u_j \sim U(0, 1)`: in both cases the node computed on the
@@ -160,7 +178,10 @@ def draw_hidden_parameters(X, n_hidden, activation, weight_scale, rng):
                 f"the inputs instead (weight_scale s computes the nodes on s x).")
         return weights, factor * u
     weights = weight_scale * rng.uniform(-1.0, 1.0, size=(d, n_hidden))
-    biases = rng.uniform(-1.0, 1.0, size=n_hidden)
+    if isinstance(activation, str) and activation == "cosine":
+        biases = rng.uniform(0.0, 2.0 * np.pi, size=n_hidden)
+    else:
+        biases = rng.uniform(-1.0, 1.0, size=n_hidden)
     return weights, biases
 
 
@@ -231,29 +252,36 @@ def hidden_layer(X, weights, biases, activation="sigmoid"):
 
 
 def output_weights(H, T, C, solver="auto"):
-    r"""The output weights :math:`\beta` of the regularised ELM, by the closed form.
+    r"""The output weights :math:`\beta` of the regularised ELM, by a closed form.
 
     .. math::
 
         \text{'primal'}: \; \beta = \Big(H^\top H + \frac IC\Big)^{-1} H^\top T, \qquad
-        \text{'dual'}: \; \beta = H^\top \Big(HH^\top + \frac IC\Big)^{-1} T.
+        \text{'dual'}: \; \beta = H^\top \Big(HH^\top + \frac IC\Big)^{-1} T, \qquad
+        \text{'svd'}: \; \beta = V\operatorname{diag}\Big(\frac{\sigma_i}{\sigma_i^2 + 1/C}
+        \Big)U^\top T.
 
-    Both minimise :math:`\tfrac12\|\beta\|^2 + \tfrac C2\|H\beta - T\|^2`; the system is
-    :math:`L \times L` in the primal form and :math:`N \times N` in the dual one, each
-    positive definite and solved by Cholesky (``scipy.linalg.solve(assume_a='pos')``).
-    When that system is singular to machine precision (Cholesky fails, or scipy finds its
-    reciprocal condition number below the machine epsilon: a C so large that 1/C is lost
-    in the rounding of :math:`H^\top H`, on an H of deficient rank), :math:`\beta` comes
-    from the SVD of H instead (:func:`output_weights_svd`), the minimum-norm least-squares
-    solution in the limit of large C.
+    All three minimise :math:`\tfrac12\|\beta\|^2 + \tfrac C2\|H\beta - T\|^2`. The system
+    is :math:`L \times L` in the primal form and :math:`N \times N` in the dual one, each
+    positive definite and solved by Cholesky (``scipy.linalg.solve(assume_a='pos')``); its
+    condition number is about :math:`\operatorname{cond}(H)^2` when 1/C is small, so those
+    forms lose twice the digits that H itself would. The SVD form (:func:`output_weights_svd`)
+    works on H. When the Cholesky system is singular to machine precision (Cholesky fails, or
+    scipy finds its reciprocal condition number below the machine epsilon: a C so large that
+    1/C is lost in the rounding of :math:`H^\top H`, on an H of deficient rank), :math:`\beta`
+    comes from the SVD of H instead.
 
     Parameters
     ----------
     H : ndarray of shape (N, L)
     T : ndarray of shape (N,) or (N, m)
-    C : float > 0
-    solver : {'auto', 'primal', 'dual'}, default='auto'
-        'auto' takes the smaller system: 'primal' when N >= L, else 'dual'.
+    C : float > 0, or numpy.inf
+        ``np.inf``: no ridge, the minimum-norm least-squares solution :math:`H^+T` (by the SVD
+        with 'auto'; by the unregularised normal equations, falling back to the SVD when they
+        are singular to machine precision, with 'primal' or 'dual').
+    solver : {'auto', 'primal', 'dual', 'svd'}, default='auto'
+        'auto' takes the smaller system, 'primal' when N >= L, else 'dual'; and 'svd' when C
+        is infinite.
 
     Returns
     -------
@@ -262,11 +290,20 @@ def output_weights(H, T, C, solver="auto"):
     return _output_weights(H, T, C, solver)[0]
 
 
+def _auto_solver(shape, C):
+    """The form ``solver='auto'`` takes for an H of this shape and this C."""
+    if np.isinf(C):
+        return "svd"
+    return "primal" if shape[0] >= shape[1] else "dual"
+
+
 def _output_weights(H, T, C, solver):
     """:func:`output_weights` and the form that computed it: 'primal', 'dual' or 'svd'."""
     n, n_hidden = H.shape
     if solver == "auto":
-        solver = "primal" if n >= n_hidden else "dual"
+        solver = _auto_solver(H.shape, C)
+    if solver == "svd":
+        return output_weights_svd(H, T, C), solver
     try:
         with warnings.catch_warnings():
             # scipy warns when rcond < eps: the Cholesky answer is then not to be trusted
@@ -293,7 +330,8 @@ def output_weights_svd(H, T, C):
         \;\xrightarrow[C \to \infty]{}\; H^+ T,
 
     over the singular values above the numerical rank's cut, :math:`\sigma_i >
-    \max(N, L)\,\varepsilon\,\sigma_1` (``numpy.linalg.pinv``'s): those below are rounding
+    \max(N, L)\,\varepsilon\,\sigma_1` (``numpy.linalg.pinv``'s; with ``C=np.inf`` the
+    factor is :math:`1/\sigma_i` and :math:`\beta = H^+T`): those below are rounding
     noise of zero singular values, whose exact ridge factor is 0. It is the same
     :math:`\beta` as :func:`output_weights` wherever the Cholesky forms are accurate, and
     stays accurate where they are not: C large on an H of deficient rank (repeated rows,
@@ -305,7 +343,7 @@ def output_weights_svd(H, T, C):
     ----------
     H : ndarray of shape (N, L)
     T : ndarray of shape (N,) or (N, m)
-    C : float > 0
+    C : float > 0, or numpy.inf (no ridge)
 
     Returns
     -------
@@ -327,7 +365,7 @@ class _BaseELM(BaseEstimator):
     _parameter_constraints = {
         "n_hidden": [Interval(Integral, 1, None, closed="left")],
         "activation": [StrOptions(set(ACTIVATIONS)), callable],
-        "C": [Interval(Real, 0, None, closed="neither")],
+        "C": [Interval(Real, 0, None, closed="right")],  # (0, inf]: inf is no ridge
         "weight_scale": [Interval(Real, 0, None, closed="neither")],
         "solver": [StrOptions(set(SOLVERS))],
         "random_state": ITERATIVE_CONSTRAINTS["random_state"],
@@ -358,7 +396,7 @@ class _BaseELM(BaseEstimator):
                 T = T * (root if T.ndim == 2 else root[:, 0])
             solver = self.solver
             if solver == "auto":
-                solver = "primal" if H.shape[0] >= H.shape[1] else "dual"
+                solver = _auto_solver(H.shape, self.C)
             self.coef_, self.solver_ = _output_weights(H, T, self.C, solver)
         return self
 
@@ -386,9 +424,10 @@ _PARAMETERS_DOC = r"""
 'relu'} or callable, default='sigmoid'
         The hidden node (see :mod:`lsl_lib.elm`); a callable g makes the additive node
         :math:`g(a^\top x + b)` and must map an (N, L) array to one of the same shape.
-    C : float > 0, default=1.0
+    C : float > 0 or numpy.inf, default=1.0
         The weight of the training error against :math:`\frac12\|\beta\|^2` (the ridge is
-        I/C; scikit-learn's ``Ridge(alpha=1/C, fit_intercept=False)`` on H).
+        I/C; scikit-learn's ``Ridge(alpha=1/C, fit_intercept=False)`` on H). ``np.inf``: no
+        ridge, the minimum-norm least-squares fit :math:`H^+T` (from the SVD of H).
     weight_scale : float > 0, default=1.0
         s: additive nodes draw :math:`a \sim U[-s, s]^d` (:func:`draw_hidden_parameters`),
         RBF nodes compute their distances as if on s x. The nodes assume inputs of order 1:
@@ -397,10 +436,12 @@ _PARAMETERS_DOC = r"""
         node then sees only the largest feature), and on many standardised features
         :math:`a^\top x` grows as :math:`\sqrt{d/3}`, so s about :math:`1/\sqrt d` keeps the
         nodes out of saturation.
-    solver : {'auto', 'primal', 'dual'}, default='auto'
+    solver : {'auto', 'primal', 'dual', 'svd'}, default='auto'
         Which closed form computes β (:func:`output_weights`): 'auto' solves the smaller
-        system, 'primal' when N >= L, 'dual' when N < L. Both give the same β. Either gives
-        way to the SVD of H when its system is singular to machine precision.
+        system, 'primal' when N >= L, 'dual' when N < L, and takes 'svd' when C is
+        infinite. All give the same β up to rounding; the Cholesky forms square the condition
+        number of H, and give way to the SVD of H when their system is singular to machine
+        precision.
     random_state : None, int or numpy.random.Generator, default=None
         Seeds the hidden parameters."""
 
@@ -410,9 +451,10 @@ _ATTRIBUTES_DOC = r"""
     biases_ : ndarray of shape (n_hidden,)
         :math:`b_j` (biases, or RBF impact factors).
     solver_ : {'primal', 'dual', 'svd'}
-        The closed form that was used; 'svd' when the regularised system was singular to
-        machine precision (a huge C on an H of deficient rank: :func:`output_weights_svd`,
-        the minimum-norm least-squares solution in the limit).
+        The closed form that was used; 'svd' when asked for (or C is infinite), or when the
+        regularised system was singular to machine precision (a huge C on an H of deficient
+        rank: :func:`output_weights_svd`, the minimum-norm least-squares solution in the
+        limit).
     n_features_in_ : int"""
 
 
@@ -449,10 +491,13 @@ class ExtremeLearningMachineRegressor(RegressorMixin, _BaseELM):
     No output bias, as in the papers: the hidden biases give the model its offsets (a
     ``'relu'`` or ``'sigmoid'`` node with a near-constant output plays the intercept).
     Costs :math:`O(NdL + NL^2 + L^3)` (primal) or :math:`O(NdL + N^2L + N^3)` (dual) time
-    and :math:`O(NL + \min(N, L)^2)` memory. With ``C`` large and L >= N, H has full row
-    rank almost surely and the model interpolates the training set (Huang et al. 2006,
-    Theorem 2.1). ``sample_weight`` s makes a weighted least squares (rows of H and T
-    scaled by :math:`\sqrt{s_i}`).
+    and :math:`O(NL + \min(N, L)^2)` memory. With ``C`` large, L >= N distinct inputs and a
+    non-polynomial activation, H has full row rank almost surely and the model interpolates
+    the training set (Huang et al. 2006, Theorem 2.1, which needs the activation to be
+    non-polynomial: with g(z) = z, rank H <= d + 1). In floating point that rank can be
+    numerical only (smooth nodes of one variable: singular values at the rounding level);
+    ``C=np.inf`` with the SVD then gives the least-squares fit. ``sample_weight`` s makes a
+    weighted least squares (rows of H and T scaled by :math:`\sqrt{s_i}`).
 
     References
     ----------

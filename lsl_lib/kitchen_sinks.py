@@ -41,9 +41,9 @@ The feature families (each bounded, :math:`|\phi| \le 1`):
 
 What p may depend on. The theorem draws the :math:`w_k` from a p fixed before the data.
 ``fourier`` is such a p. ``bump`` and ``sigmoid`` place their centres c uniformly on the
-box :math:`\prod_j [\min_i x_{ij}, \max_i x_{ij}]` of the training inputs (Shalizi's random
-bumps, placed over the range of the data), and ``binning`` anchors each cell at a training input drawn
-uniformly (a cell of a random grid drawn alone would almost always be empty in more than a
+box :math:`\prod_j [\min_i x_{ij}, \max_i x_{ij}]` of the training inputs (a smooth variant
+of Shalizi's random bumps, which are indicators of balls, placed over the range of the
+data), and ``binning`` anchors each cell at a training input drawn uniformly (a cell of a random grid drawn alone would almost always be empty in more than a
 few dimensions). These p never see the labels, but they do see the inputs: the theorem then
 holds conditionally on the box, or on the anchors, when they come from inputs that are not
 part of the training sample (e.g. an unlabelled sample of the same distribution); on the

@@ -29,9 +29,12 @@ from lsl_lib._plotting.kernel_approximation import (plot_error_curves, plot_matr
 from lsl_lib._plotting.random_features import (plot_estimate_distribution,
                                                plot_kernel_approximation)
 from lsl_lib._plotting.nystroem import plot_accuracy_and_time, plot_landmarks, plot_nystroem
-from lsl_lib._plotting.elm import plot_activations, plot_elm_fit, plot_solver_times
+from lsl_lib._plotting.elm import (plot_accuracy_against_width, plot_activations,
+                                   plot_break_points, plot_elm_fit, plot_solver_times)
 from lsl_lib._plotting.kitchen_sinks import (plot_box_effect, plot_kitchen_sinks_fit,
                                              plot_oracle_inequality, plot_sink_families)
+from lsl_lib._plotting.random_binning import (plot_binning_against_fourier,
+                                              plot_binning_kernel)
 from lsl_lib._plotting.doubly_stochastic import plot_dsg_convergence, plot_model_memory
 from lsl_lib._plotting.budgeted import (plot_budgeted_model, plot_complexity, plot_degradation,
                                         plot_hyperplanes, plot_support_growth)
@@ -51,7 +54,9 @@ __all__ = [
     "plot_error_curves", "plot_matrices", "plot_spectrum", "plot_variance",
     "plot_estimate_distribution", "plot_kernel_approximation",
     "plot_accuracy_and_time", "plot_landmarks", "plot_nystroem",
-    "plot_activations", "plot_elm_fit", "plot_solver_times",
+    "plot_accuracy_against_width", "plot_activations", "plot_break_points", "plot_elm_fit",
+    "plot_solver_times",
+    "plot_binning_against_fourier", "plot_binning_kernel",
     "plot_box_effect", "plot_kitchen_sinks_fit", "plot_oracle_inequality", "plot_sink_families",
     "plot_dsg_convergence", "plot_model_memory",
     "plot_budgeted_model", "plot_complexity", "plot_degradation", "plot_hyperplanes",

@@ -54,11 +54,14 @@ def panel(plot, **controls):
     return Panel([controls_box, output])
 
 
-def lam_slider(value=1e-4, min_exponent=-6, max_exponent=0, description="λ"):
-    """Regularisation λ on a log scale, 10**min_exponent to 10**max_exponent."""
+def lam_slider(value=1e-4, min_exponent=-6, max_exponent=0, description="λ",
+               readout_format=".0e"):
+    """Regularisation λ on a log scale, 10**min_exponent to 10**max_exponent (any positive
+    scale parameter: a box C, a kernel width γ; ``readout_format`` '.2g' reads 0.5 and 2)."""
     return widgets.FloatLogSlider(value=value, base=10, min=min_exponent, max=max_exponent,
-                                  step=0.25, description=description, readout_format=".0e",
-                                  continuous_update=False, **_LAYOUT)
+                                  step=0.25, description=description,
+                                  readout_format=readout_format, continuous_update=False,
+                                  **_LAYOUT)
 
 
 def batch_size_slider(value=1, options=(1, 2, 4, 8, 16, 32, 64, 128, 256), description="k"):

@@ -20,8 +20,8 @@ from sklearn.svm import LinearSVC
 from lsl_lib import datasets
 from lsl_lib.datasets import (
     LIBSVM_SETS, checkerboard, concentric_circles, fetch_covtype, fetch_cpu_act, fetch_libsvm,
-    linear_teacher, load_breast_cancer, load_covtype, load_digits, load_shared, load_svmlight,
-    load_usps, mean_stream, shared_data_dir, two_gaussian_blobs,
+    linear_teacher, load_breast_cancer, load_covtype, load_covtype_sample, load_digits,
+    load_shared, load_svmlight, load_usps, mean_stream, shared_data_dir, two_gaussian_blobs,
 )
 
 # (generator, kwargs, expected n_features)
@@ -439,6 +439,25 @@ def test_load_covtype():
     assert_array_equal(np.unique(y), np.arange(1, 8))
     assert_array_equal(X[:, 10:14].sum(axis=1), 1.0)  # one wilderness area per row
     assert (y == 2).sum() == 45328
+
+
+def test_load_covtype_sample_ships_with_the_repository():
+    """The 12 000 rows of data/ (lecture 12 reads them on Binder, without ../shared)."""
+    X, y = load_covtype_sample()
+    assert X.shape == (12000, 54) and X.dtype == np.float64 and y.dtype == np.int64
+    assert 0.0 <= X.min() and X.max() <= 1.0
+    assert_array_equal(np.unique(y), np.arange(1, 8))
+    assert_array_equal(X[:, 10:14].sum(axis=1), 1.0)  # one wilderness area per row
+
+
+@needs_shared
+def test_covtype_sample_is_the_documented_draw_of_the_shared_rows():
+    """data/make_samples.py: rows default_rng(0).choice(92 962, 12 000, replace=False)."""
+    X, y = load_covtype_sample()
+    X_all, y_all = load_covtype()
+    rows = np.random.default_rng(0).choice(len(y_all), size=12000, replace=False)
+    assert_array_equal(X, X_all[rows])
+    assert_array_equal(y, y_all[rows])
 
 
 @pytest.mark.parametrize("text, line, what", [

@@ -3,7 +3,8 @@ import numpy as np
 import pytest
 from matplotlib.figure import Figure
 
-from lsl_lib.plotting import plot_activations, plot_elm_fit, plot_solver_times
+from lsl_lib.plotting import (plot_accuracy_against_width, plot_activations, plot_break_points,
+                             plot_elm_fit, plot_solver_times)
 
 pytestmark = pytest.mark.usefixtures("no_pyplot_figures")
 
@@ -50,3 +51,36 @@ def test_elm_fit_curves_left_errors_right():
     wild = plot_elm_fit(x, np.sin(x), x, np.sin(x), {"wild": 100 * x}, [2], {"test": [1.0]})
     low, high = wild.axes[0].get_ylim()
     assert low < -np.sin(1) and high > np.sin(1) and high < 5
+
+
+def test_elm_fit_draws_the_noise_level():
+    x = np.linspace(-1, 1, 11)
+    fig = plot_elm_fit(x, x, x, x, {"L = 4": x}, [2, 4, 8], {"test": [0.4, 0.2, 0.3]},
+                       noise_level=0.04)
+    err_ax = fig.axes[1]
+    noise = [line for line in err_ax.get_lines() if line.get_label().startswith("noise")]
+    assert len(noise) == 1 and list(noise[0].get_ydata()) == [0.04, 0.04]
+    assert noise[0].get_label() == "noise σ² = 0.04"
+
+
+def test_break_points_histogram_counts_only_the_window():
+    points = np.array([-0.5, 0.0, 0.1, 0.2, 5.0, -7.0, 0.9, 2.5])
+    fig = plot_break_points(points, window=3.0, bins=6, title="t")
+    ax = fig.axes[0]
+    heights = [patch.get_height() for patch in ax.patches if patch.get_width() < 2]
+    assert sum(heights) == 6  # the two points beyond ±3 are left out, and said so
+    assert "25% beyond ±3" in ax.get_legend_handles_labels()[1][1]
+    assert ax.get_xlim() == (-3.0, 3.0) and ax.get_title() == "t"
+
+
+def test_accuracy_against_width_mean_and_standard_error():
+    accuracy = {"a": [[0.90, 0.95], [0.92, 0.97]], "b": [0.80, 0.85]}
+    fig = plot_accuracy_against_width([32, 64], accuracy, xlabel="L")
+    ax = fig.axes[0]
+    lines = ax.get_lines()
+    np.testing.assert_allclose(lines[0].get_ydata(), [91.0, 96.0])
+    assert ax.get_xscale() == "log" and ax.get_xlabel() == "L"
+    labels = ax.get_legend_handles_labels()[1]
+    assert labels == ["a (mean ± s.e. of 2 seeds)", "b"]
+    bars = ax.containers[0].lines[2][0].get_segments()  # the error bars of "a": ± 1
+    np.testing.assert_allclose([seg[1, 1] - seg[0, 1] for seg in bars], [2.0, 2.0])

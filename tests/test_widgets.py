@@ -40,6 +40,8 @@ def test_choices():
     assert choice(["a", "b"]).value == "a"
     assert toggle(True, "projection").value is True
     assert lam_slider(1e-2, -4, 0).max == 0 and lam_slider(1e-2, -4, 0).value == pytest.approx(1e-2)
+    assert lam_slider().readout_format == ".0e"
+    assert lam_slider(1.0, -1, 1, "γ", readout_format=".2g").readout_format == ".2g"
 
 
 def test_width_slider_steps_over_powers_of_two():

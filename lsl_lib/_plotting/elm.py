@@ -1,5 +1,6 @@
 """Figures of ``notebooks/11_extreme_learning_machines.ipynb``: the hidden nodes, the two
-closed forms' cost, and an ELM's fit of a 1-D function."""
+closed forms' cost, an ELM's fit of a 1-D function, where random sigmoids bend, and the
+accuracy of two random feature maps against their width."""
 import numpy as np
 from matplotlib.ticker import NullFormatter
 
@@ -89,7 +90,7 @@ def plot_solver_times(n_samples, seconds, n_hidden, *, ylabel="time of the solve
 
 
 def plot_elm_fit(x, f, x_train, y_train, predictions, widths, errors, *, current=None,
-                 band=(0, 100), title=None):
+                 band=(0, 100), noise_level=None, title=None):
     """An ELM's fit of a 1-D function (left) and its errors against the width L (right).
 
     Parameters
@@ -111,6 +112,9 @@ def plot_elm_fit(x, f, x_train, y_train, predictions, widths, errors, *, current
     current : int, optional
         A width to mark on the right panel (the L of the left panel's fit).
     band : (float, float), default=(0, 100)
+    noise_level : float, optional
+        The variance σ² of the noise of the targets: the least test error any model can
+        reach, drawn dashed on the right panel.
     title : str, optional
 
     Returns
@@ -141,6 +145,10 @@ def plot_elm_fit(x, f, x_train, y_train, predictions, widths, errors, *, current
                             label=f"{label} (mean of {n_runs})" if n_runs > 1 else label)
         if n_runs > 1:
             ax_err.fill_between(widths, lo, hi, color=line.get_color(), alpha=0.2, linewidth=0)
+    if noise_level is not None:
+        ax_err.axhline(noise_level, color="k", lw=1.4, ls="--",
+                       label=f"noise σ² = {noise_level:g}")
+        drawn.append(np.array([noise_level]))
     if current is not None:
         ax_err.axvline(current, color="k", lw=1.2, ls=":", label=f"L = {current}")
     ax_err.set_xscale("log")
@@ -154,4 +162,81 @@ def plot_elm_fit(x, f, x_train, y_train, predictions, widths, errors, *, current
     ax_err.legend(fontsize="small")
     if title:
         fig.suptitle(title)
+    return fig
+
+
+def plot_break_points(break_points, *, interval=(-1.0, 1.0), window=3.0, bins=60, title=None):
+    """Where random sigmoid nodes bend: a histogram of their break points.
+
+    An additive node :math:`g(ax + b)` of one input changes fastest at :math:`x = -b/a`;
+    the histogram shows where a random hidden layer puts those points, with the data's
+    interval shaded.
+
+    Parameters
+    ----------
+    break_points : array-like of shape (n_nodes,)
+        :math:`-b_j/a_j`.
+    interval : (float, float), default=(-1, 1)
+        Where the data lie (shaded).
+    window : float, default=3
+        The histogram covers [-window, window]; the share of points beyond is written in
+        the legend.
+    bins : int, default=60
+    title : str, optional
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    points = np.asarray(break_points, dtype=float)
+    fig, (ax,) = new_figure(width=7.0, height=3.4)
+    inside = np.abs(points) <= window
+    ax.axvspan(*interval, color="C2", alpha=0.15, label=f"the data: [{interval[0]:g}, "
+               f"{interval[1]:g}]")
+    ax.hist(points[inside], bins=np.linspace(-window, window, bins + 1), color="C0",
+            label=f"break points −b/a ({np.mean(~inside):.0%} beyond ±{window:g})")
+    ax.set_xlim(-window, window)
+    ax.set_xlabel("x where the node bends, −b/a")
+    ax.set_ylabel("number of nodes")
+    ax.grid(True, alpha=0.3)
+    ax.legend(fontsize="small", loc="upper right")
+    if title:
+        ax.set_title(title)
+    return fig
+
+
+def plot_accuracy_against_width(widths, accuracy, *, xlabel="width", title=None):
+    """Test accuracy (in %) against the width of a random feature map, one line per model,
+    the mean over seeds with error bars of one standard error.
+
+    Parameters
+    ----------
+    widths : array-like of shape (n_widths,)
+    accuracy : dict
+        Label -> accuracies in [0, 1], shape (n_seeds, n_widths) (or (n_widths,): no bars).
+    xlabel : str
+    title : str, optional
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    widths = np.asarray(widths, dtype=float)
+    fig, (ax,) = new_figure(width=6.4, height=4.0)
+    for k, (label, values) in enumerate(accuracy.items()):
+        values = 100 * np.atleast_2d(np.asarray(values, dtype=float))
+        n_seeds = values.shape[0]
+        error = values.std(axis=0, ddof=1) / np.sqrt(n_seeds) if n_seeds > 1 else None
+        ax.errorbar(widths, values.mean(axis=0), yerr=error, marker="o", ms=5, lw=2, capsize=4,
+                    color=f"C{k}", label=f"{label} (mean ± s.e. of {n_seeds} seeds)"
+                    if n_seeds > 1 else label)
+    ax.set_xscale("log")
+    ax.set_xticks(widths, [f"{v:g}" for v in widths])
+    ax.xaxis.set_minor_formatter(NullFormatter())
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel("test accuracy (%)")
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize="small", loc="lower right")
+    if title:
+        ax.set_title(title)
     return fig
