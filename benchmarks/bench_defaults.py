@@ -75,6 +75,12 @@ import tempfile
 import time
 from pathlib import Path
 
+if __name__ == "__main__" and sys.argv[1:2] == ["--worker"]:
+    # The child: Ctrl-C raises KeyboardInterrupt from its first line on, also in a child of
+    # a benchmark run as a background job (which inherits SIGINT ignored) and while numpy
+    # and scikit-learn are still importing (seconds on a loaded machine).
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import numpy as np  # noqa: E402
@@ -378,9 +384,7 @@ def run_job(estimator, data_path, workdir, limit=LIMIT, grace=GRACE,
 
 def worker(job_path, result_path):
     """The child: fit, score, write the result as JSON (an error is a result too)."""
-    # Ctrl-C raises KeyboardInterrupt, also in a child of a benchmark run as a background job
-    # (which inherits SIGINT ignored)
-    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGINT, signal.default_int_handler)  # as at the top, when called here
     with open(job_path, "rb") as f:
         job = pickle.load(f)
     if job.get("memory_limit"):

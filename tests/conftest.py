@@ -299,3 +299,12 @@ def pytest_xdist_make_scheduler(config, log):
             return super()._split_scope(nodeid)
 
     return BrowserTestsApart(config, log)
+
+
+def x_extent(patch):
+    """(left, right) of a patch in data coordinates: ``axvspan`` gives a ``Rectangle`` from
+    matplotlib 3.9 on and a ``Polygon`` before (3.8, the floor of requirements.txt)."""
+    if hasattr(patch, "get_width"):
+        return patch.get_x(), patch.get_x() + patch.get_width()
+    xs = patch.get_xy()[:, 0]
+    return float(xs.min()), float(xs.max())

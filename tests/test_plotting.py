@@ -370,8 +370,9 @@ def test_plot_suboptimality_draws_the_curve_and_t_times_it_without_fitting():
     np.testing.assert_allclose(scaled.get_lines()[0].get_ydata(), 5.0)  # 1/t: flat at c = 5
     assert len(curve.get_lines()) == 1  # no guide fitted through the curve
     shaded = [p for p in curve.patches if p.get_alpha()]  # the fitted range, from 100 to the end
-    assert len(shaded) == 1 and np.isclose(shaded[0].get_x(), 100)
-    assert np.isclose(shaded[0].get_x() + shaded[0].get_width(), 1280)
+    from conftest import x_extent
+
+    assert len(shaded) == 1 and np.allclose(x_extent(shaded[0]), (100, 1280))
     legend = [text.get_text() for text in fig.legends[0].get_texts()]
     assert legend == ["exact: slope −1.00 ± 0.00", "slopes fitted here"]
     fig.canvas.draw()
