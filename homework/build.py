@@ -32,6 +32,7 @@ import argparse
 import contextlib
 import hashlib
 import io
+import re
 import shutil
 import tempfile
 import warnings
@@ -58,6 +59,29 @@ def _master(name):
     return path
 
 
+TERM_SEED_LINE = re.compile(r"^TERM_SEED = \d+", re.M)
+
+
+def with_term_seed(master, seed, folder):
+    """Copy of the master notebook ``master`` in ``folder`` with its term's seed set to ``seed``.
+
+    The master's cell tagged ``grader-setup`` that holds the line ``TERM_SEED = <int>`` derives
+    the term's data and parameters from it; this rewrites that integer, so that a lecturer's
+    seed gives a variant whose numbers differ from every other term's.
+    """
+    nb = nbformat.read(master, as_version=4)
+    found = [cell for cell in nb.cells
+             if cell.cell_type == "code" and TERM_SEED_LINE.search(cell.source)]
+    if len(found) != 1:
+        raise SystemExit(f"{master.name}: expected one code cell with a line 'TERM_SEED = <int>', "
+                         f"found {len(found)}")
+    found[0].source = TERM_SEED_LINE.sub(f"TERM_SEED = {int(seed)}", found[0].source, count=1)
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    nbformat.write(nb, folder / master.name)
+    return folder / master.name
+
+
 def normalise_ids(path):
     """Give every cell of the notebook at ``path`` an id derived from its position and content."""
     nb = nbformat.read(path, as_version=4)
@@ -76,19 +100,24 @@ def _quiet_otter():
         yield log
 
 
-def assign(name, result, run_tests=True):
+def assign(name, result, run_tests=True, term_seed=None):
     """Run ``otter assign`` on the master ``name`` into the directory ``result``.
 
     ``result`` receives otter's ``student/`` and ``autograder/`` folders, the student
-    notebook with deterministic cell ids. Raises ``RuntimeError`` with otter's output if it
+    notebook with deterministic cell ids. With ``term_seed``, the master's ``TERM_SEED`` is set
+    to it first (:func:`with_term_seed`). Raises ``RuntimeError`` with otter's output if it
     fails, for instance when a solution fails its own tests.
     """
     from otter.assign import main as otter_assign
 
     result = Path(result).resolve()
-    with _quiet_otter() as log:
+    master = _master(name)
+    with contextlib.ExitStack() as stack:
+        if term_seed is not None:
+            master = with_term_seed(master, term_seed, stack.enter_context(tempfile.TemporaryDirectory()))
+        log = stack.enter_context(_quiet_otter())
         try:
-            otter_assign(str(_master(name)), str(result), no_pdfs=True, no_run_tests=not run_tests)
+            otter_assign(str(master), str(result), no_pdfs=True, no_run_tests=not run_tests)
         except Exception as error:
             raise RuntimeError(f"otter assign failed on {name}: {error}\n"
                                f"{log.getvalue()}") from error
@@ -96,11 +125,11 @@ def assign(name, result, run_tests=True):
     return result
 
 
-def generate(names=None, run_tests=True):
+def generate(names=None, run_tests=True, term_seed=None):
     """Write ``homework/student/<name>/`` and ``homework/autograder/<name>/`` for each name."""
     for name in names or masters():
         with tempfile.TemporaryDirectory() as tmp:
-            result = assign(name, Path(tmp) / name, run_tests=run_tests)
+            result = assign(name, Path(tmp) / name, run_tests=run_tests, term_seed=term_seed)
             for source, target in [(result / "student", STUDENT / name),
                                    (result / "autograder", AUTOGRADER / name)]:
                 shutil.rmtree(target, ignore_errors=True)
@@ -145,6 +174,8 @@ def main(argv=None):
     gen.add_argument("names", nargs="*", help="assignments (default: every master)")
     gen.add_argument("--no-run-tests", action="store_true",
                      help="do not check the master's solutions against its tests")
+    gen.add_argument("--term-seed", type=int, default=None,
+                     help="the term's seed (the masters' TERM_SEED line; default: as in the master)")
     grd = commands.add_parser("grade", help="grade one submitted notebook")
     grd.add_argument("name", help="the assignment, e.g. hw1_rademacher")
     grd.add_argument("submission", help="the submitted notebook (.ipynb)")
@@ -162,7 +193,8 @@ def main(argv=None):
         names = getattr(args, "names", None) or None
         for name in names or []:
             _master(name)
-        generate(names, run_tests=not getattr(args, "no_run_tests", False))
+        generate(names, run_tests=not getattr(args, "no_run_tests", False),
+                 term_seed=getattr(args, "term_seed", None))
 
 
 if __name__ == "__main__":
