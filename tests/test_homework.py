@@ -1,47 +1,52 @@
-"""The homework: every master under homework/masters/ generates, and grades, as committed.
+"""The homework: generated from the masters, handed out without answers, graded safely as a class.
 
-For each master ``homework/masters/<name>.ipynb`` (found by glob, so a new assignment is tested
-as soon as it is added), ``otter assign`` is run once into a temporary folder, and then:
+For each master ``homework/masters/<name>.ipynb`` (found by glob, so a new assignment is tested as
+soon as it is added), ``otter assign`` is run once into a temporary folder, and then:
 
-* the generated student notebook is exactly the committed ``homework/student/<name>/`` (a
-  master changed without ``python homework/build.py`` fails here);
-* the master's own solutions, graded by the generated autograder with ``otter run``, get full
-  marks on every autograded question;
-* the committed student notebook, unanswered, grades to zero on every question, without a crash.
+* the generated student notebook is exactly the committed ``homework/student/<name>/`` (a master
+  changed without ``python homework/build.py`` fails here);
+* the student bundle that ``generate`` writes holds no solution, no rubric and no hidden test;
+* the master's own solutions get full marks from the grader (``homework/grading.py``), and the
+  unanswered student notebook gets zero, without a crash;
+* the term's seed changes the data the setup cells draw.
 
-Then build.py itself, on a one-question master: it refuses a master whose solution fails its
-tests, generates the same files twice, and its grade command prints each question's score.
-
-The masters themselves run under nbval (``homework/masters`` is in pytest's testpaths), which
-also runs their test cells against their solutions.
+Then a class of synthetic submissions of homework 1 is graded with the one command
+(``build.py grade-class``): correct, empty, the typical wrong answers
+(``tests/wrong_answers/<name>.py``), loops, a crash, the review's tamper attempts, an unreadable
+file and a notebook of another assignment; ``grades.csv`` and the feedback files are checked.
 """
+import csv
 import importlib.util
+import json
 import re
 from pathlib import Path
 
 import nbformat
+import numpy as np
 import pytest
 
 pytest.importorskip("otter", reason="the homework needs otter-grader (requirements.txt)")
 
 ROOT = Path(__file__).resolve().parents[1]
-_spec = importlib.util.spec_from_file_location("homework_build", ROOT / "homework" / "build.py")
-build = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(build)
+
+
+def _module(name, path):
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+build = _module("homework_build", ROOT / "homework" / "build.py")
+grading = build._load("grading")
+sandbox = build._load("sandbox")
 
 NAMES = build.masters()
+pytestmark = pytest.mark.homework
 
 
-def _questions(name):
-    """(name, manual) of each question of the master, from its '# BEGIN QUESTION' raw cells."""
-    nb = nbformat.read(build.MASTERS / f"{name}.ipynb", as_version=4)
-    found = []
-    for cell in nb.cells:
-        if cell.cell_type == "raw" and cell.source.startswith("# BEGIN QUESTION"):
-            question = re.search(r"^name:\s*(\S+)", cell.source, re.M).group(1)
-            manual = re.search(r"^manual:\s*true", cell.source, re.M) is not None
-            found.append((question, manual))
-    return found
+def _assignment(name, term_seed=None):
+    return grading.load_assignment(build.MASTERS / f"{name}.ipynb", term_seed)
 
 
 def test_there_are_masters():
@@ -57,11 +62,27 @@ def generated(request, tmp_path_factory):
 
 
 @pytest.mark.parametrize("name", NAMES)
-def test_master_has_four_to_six_questions_mixing_derivation_and_code(name):
-    questions = _questions(name)
-    assert 4 <= len(questions) <= 6, questions
-    assert any(manual for _, manual in questions), "no written derivation (manual: true)"
-    assert any(not manual for _, manual in questions), "no autograded question"
+def test_master_mixes_derivations_and_code_with_rubrics(name):
+    questions = _assignment(name).questions
+    assert 4 <= len(questions) <= 7, [q.name for q in questions]
+    assert any(q.manual for q in questions), "no written derivation (manual: true)"
+    assert all(q.tests for q in questions if not q.manual), "an autograded question has no test"
+    for question in questions:
+        if question.manual:
+            assert question.rubric.startswith(f"**Rubric ({question.points:g} points"), question.name
+        assert re.search(rf"{question.points:g} points?\b", question.prompt), \
+            f"{question.name}'s heading does not show its {question.points:g} points"
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_master_has_a_term_seed_and_it_changes_the_data(name):
+    def arrays(seed):
+        namespace = grading._setup_namespace(_assignment(name, seed))
+        return {key: value for key, value in namespace.items() if isinstance(value, np.ndarray)}
+    first, second = arrays(0), arrays(1)
+    assert first, "the setup cells define no data"
+    assert any(key not in second or first[key].shape != second[key].shape
+               or not np.array_equal(first[key], second[key]) for key in first)
 
 
 def test_committed_student_version_is_up_to_date(generated):
@@ -73,50 +94,319 @@ def test_committed_student_version_is_up_to_date(generated):
     assert committed_files == fresh_files, hint
     for path in fresh_files:
         assert (committed / path).read_bytes() == (fresh / path).read_bytes(), f"{path}: {hint}"
+    assert (build.STUDENT / "README.md").read_text() == build.STUDENT_README
 
 
-@pytest.mark.parametrize("name", NAMES)
-def test_student_version_has_no_solutions_hidden_tests_or_outputs(name):
-    nb = nbformat.read(build.STUDENT / name / f"{name}.ipynb", as_version=4)
+def _secrets(name):
+    """Lines of the master that a student must not see: solutions, rubrics, hidden tests."""
+    nb = nbformat.read(build.MASTERS / f"{name}.ipynb", as_version=4)
+    secrets, block = set(), None
     for cell in nb.cells:
-        assert "SOLUTION" not in cell.source, cell.source[:200]
-        assert not cell.get("outputs"), cell.source[:200]
-    cases = [case for test in nb.metadata["otter"]["tests"].values()
-             for suite in test["suites"] for case in suite["cases"]]
-    assert cases and not any(case["hidden"] for case in cases)
+        head = cell.source.strip().splitlines()[0] if cell.source.strip() else ""
+        if cell.cell_type == "raw" and head in ("# BEGIN SOLUTION", "# BEGIN TESTS"):
+            block = head
+        elif cell.cell_type == "raw" and head in ("# END SOLUTION", "# END TESTS"):
+            block = None
+        elif cell.cell_type != "raw":
+            lines = cell.source.splitlines()
+            if block == "# BEGIN TESTS" and lines and lines[0].strip() == "# HIDDEN":
+                secrets.update(lines[1:])
+            elif block == "# BEGIN SOLUTION" and cell.cell_type == "markdown":
+                secrets.update(lines)
+            elif block == "# BEGIN SOLUTION":
+                inside = False
+                for line in lines:
+                    if "# BEGIN SOLUTION" in line:
+                        inside = True
+                    elif "# END SOLUTION" in line:
+                        inside = False
+                    elif inside or line.rstrip().endswith("# SOLUTION"):
+                        secrets.add(line.split("# SOLUTION")[0])
+    # short or generic lines (imports, `return x`, a bracket) say nothing: keep the telling ones
+    return {line.strip() for line in secrets
+            if len(line.strip()) >= 30 and not line.strip().startswith(("import ", "from ", "#"))}
 
 
-def _autograder(result, name):
+def test_student_bundle_holds_no_solution_rubric_or_hidden_test(tmp_path, monkeypatch):
+    monkeypatch.setattr(build, "AUTOGRADER", tmp_path / "autograder")
+    bundle = tmp_path / "student"
+    build.generate(run_tests=False, out=bundle, make_zip=True)
+    files = sorted(path for path in bundle.rglob("*") if path.is_file())
+    assert sorted(path.relative_to(bundle).as_posix() for path in files
+                  if path.suffix == ".ipynb") == [f"{name}/{name}.ipynb" for name in NAMES]
+    text = "\n".join(path.read_text(errors="replace") for path in files)
+    for marker in ("# HIDDEN", "BEGIN SOLUTION", "END SOLUTION", "**Rubric", "**Solution",
+                   "'hidden': True", '"hidden": true'):
+        assert marker not in text, marker
+    for name in NAMES:
+        nb = nbformat.read(bundle / name / f"{name}.ipynb", as_version=4)
+        for cell in nb.cells:
+            assert not cell.get("outputs"), cell.source[:200]
+        readable = "\n".join(cell.source for cell in nb.cells) + json.dumps(nb.metadata)
+        leaked = [line for line in _secrets(name) if line in readable]
+        assert not leaked, (name, leaked[:5])
+    import zipfile
+    with zipfile.ZipFile(tmp_path / "student.zip") as archive:
+        assert sorted(n for n in archive.namelist() if n.endswith(".ipynb")) == \
+            [f"student/{name}/{name}.ipynb" for name in NAMES]
+
+
+def test_autograder_zip_installs_lsl_lib_for_otter_grade(generated):
+    import zipfile
+
+    name, result = generated
     (zip_path,) = (result / "autograder").glob(f"{name}-autograder_*.zip")
-    return zip_path
+    with zipfile.ZipFile(zip_path) as archive:
+        names = archive.namelist()
+        requirements = archive.read("environment.yml").decode()   # otter's image installs its pip list
+    assert "files/lsl/lsl_lib/__init__.py" in names and "files/lsl/pyproject.toml" in names
+    for package in ("numpy", "scipy", "scikit-learn", "numba", "/autograder/source/files/lsl"):
+        assert package in requirements, package
+
+
+def _grade(name, notebook, **limits):
+    limits = grading.Limits(**limits) if limits else grading.Limits()
+    return build.grade(name, notebook, term_seed=0, limits=limits)
 
 
 def test_master_solutions_get_full_marks(generated):
     name, result = generated
-    scores = build.grade(name, result / "autograder" / f"{name}.ipynb",
-                         autograder=_autograder(result, name))
-    autograded = {question for question, manual in _questions(name) if not manual}
+    scores = _grade(name, result / "autograder" / f"{name}.ipynb")
+    autograded = {q.name for q in _assignment(name).questions if not q.manual}
     assert set(scores) == autograded
     for question, (score, possible) in scores.items():
-        assert possible > 0 and score == possible, (question, score, possible)
+        assert possible > 0 and score == possible, (question, score, possible,
+                                                    build.grade.last_result["cases"][question])
+    assert build.grade.last_result["status"] == "ok"
 
 
 def test_unanswered_student_version_scores_zero(generated):
-    name, result = generated
-    scores = build.grade(name, build.STUDENT / name / f"{name}.ipynb",
-                         autograder=_autograder(result, name))
-    autograded = {question for question, manual in _questions(name) if not manual}
-    assert set(scores) == autograded
+    name, _ = generated
+    scores = _grade(name, build.STUDENT / name / f"{name}.ipynb")
     for question, (score, possible) in scores.items():
         assert possible > 0 and score == 0, (question, score, possible)
+    assert build.grade.last_result["status"] == "ok"
 
+
+# ------------------------------------------------------------------------------------------------
+# the wire between grader and submission
+
+def test_values_cross_the_wire_and_objects_stay_behind():
+    refs = []
+
+    def keep(obj):
+        refs.append(obj)
+        return {"t": "ref", "id": len(refs) - 1, "type": type(obj).__name__}
+
+    value = {"a": [1, 2.5, None, True, "s"], 3: (np.arange(6.0).reshape(2, 3), np.float32(1.5)),
+             "f": len}
+    wire = json.loads(json.dumps(sandbox.encode(value, keep)))
+    back = sandbox.decode(wire, lambda item: ("ref", item["id"]))
+    assert back["a"] == [1, 2.5, None, True, "s"]
+    np.testing.assert_array_equal(back[3][0], np.arange(6.0).reshape(2, 3))
+    assert back[3][1] == np.float32(1.5) and back[3][1].dtype == np.float32
+    assert back["f"] == ("ref", 0) and refs == [len]
+
+
+def test_decode_refuses_objects_and_forged_arrays():
+    with pytest.raises(ValueError, match="dtype"):
+        sandbox.decode({"t": "nd", "dtype": "|O", "shape": [1], "b64": ""}, None)
+    with pytest.raises(ValueError, match="shape"):
+        sandbox.decode({"t": "nd", "dtype": "<f8", "shape": [1000], "b64": "AAAAAAAAAAA="}, None)
+    with pytest.raises(ValueError, match="kind"):
+        sandbox.decode({"t": "pickle", "v": "..."}, None)
+
+
+# ------------------------------------------------------------------------------------------------
+# a class of twenty-odd submissions, graded with the one command
+
+HW = "hw1_rademacher"
+MARKER = "lsl-grading-test-daemon-4242"
+
+
+def _wrong_answers():
+    path = ROOT / "tests" / "wrong_answers" / f"{HW}.py"
+    return _module(f"wrong_answers_{HW}", path).WRONG_ANSWERS
+
+
+def _code_cell(nb, text):
+    return next(i for i, cell in enumerate(nb.cells) if cell.cell_type == "code" and text in cell.source)
+
+
+def _class(solutions, folder):
+    """Write the class into ``folder``: {student: (expected {question: full?} or None, check)}."""
+    base = nbformat.read(solutions, as_version=4)
+    master = str(build.MASTERS / f"{HW}.ipynb")
+    expected = {}
+
+    def write(student, nb, full, layout="file"):
+        target = folder / f"{student}.ipynb" if layout == "file" else folder / student / f"{HW}.ipynb"
+        target.parent.mkdir(parents=True, exist_ok=True)
+        nbformat.write(nb, target)
+        expected[student] = full
+
+    def copy():
+        return nbformat.reads(nbformat.writes(base), as_version=4)
+
+    def after(nb, text, code):
+        nb.cells.insert(_code_cell(nb, text) + 1, nbformat.v4.new_code_cell(code))
+        return nb
+
+    every = {q.name for q in _assignment(HW).questions if not q.manual}
+    write("correct", copy(), every)
+    write("correct_in_a_folder", copy(), every, layout="folder")
+    write("empty", nbformat.read(build.STUDENT / HW / f"{HW}.ipynb", as_version=4), set())
+    for number, (description, question, old, new) in enumerate(_wrong_answers()):
+        nb = copy()
+        index = next(i for i, cell in enumerate(nb.cells) if old in cell.source)
+        nb.cells[index].source = nb.cells[index].source.replace(old, new)
+        write(f"wrong_{number:02d}", nb, every - {question})
+    # a top-level loop (stopped at the cell limit), a loop inside q4's function, a loop that
+    # ignores the interrupt (killed, restarted), a crash of the process after q5's cell
+    write("loop_cell", after(copy(), "def rademacher_bound", "while True:\n    pass"), every)
+    nb = copy()
+    index = _code_cell(nb, "def complexity_curve")
+    nb.cells[index].source = re.sub(r"(def complexity_curve\(.*\):\n)", r"\1    while True: pass\n",
+                                    nb.cells[index].source)
+    write("loop_q4", nb, every - {"q4"})
+    write("loop_ignores_interrupt", after(copy(), "def rademacher_bound",
+                                          "import time\nwhile True:\n    try:\n        time.sleep(0.2)\n"
+                                          "    except BaseException:\n        pass"), every)
+    write("crash", after(copy(), "def sup_over_ball", "import os\nos._exit(3)"), every)
+    # tampering: each also answers q2 wrongly, which is all it may lose
+    wrong_q2 = "def rademacher_bound(K, c):\n    return 0.0\n"
+    write("tamper_numpy", after(copy(), "def rademacher_bound",
+                                "import numpy\nnumpy.isclose = lambda *a, **k: True\n"
+                                "numpy.allclose = lambda *a, **k: True\n" + wrong_q2),
+          every - {"q2"})
+    write("tamper_otter", after(copy(), "def rademacher_bound",
+                                "import otter.test_files.ok_test as ok\n"
+                                "ok.OKTestFile.run = lambda self, env: None\n" + wrong_q2), every - {"q2"})
+    write("tamper_library", after(copy(), "def rademacher_bound",
+                                  "import lsl_lib.theory as t\nt.kernel_rademacher_bound = "
+                                  "lambda K, c: 0.0\n" + wrong_q2), every - {"q2"})
+    write("lazy_library", after(copy(), "def rademacher_bound",
+                                "from lsl_lib.theory import kernel_rademacher_bound\n"
+                                "def rademacher_bound(K, c):\n    return kernel_rademacher_bound(K, c)\n"),
+          every - {"q2"})
+    # reading the hidden tests or writing outside its folder: if it could, it answers q2 wrongly
+    outside = folder.parent / "written_by_a_submission.txt"
+    write("read_hidden_tests", after(copy(), "def rademacher_bound",
+                                     f"try:\n    open({master!r}).read()\n" + "    " +
+                                     wrong_q2.replace("\n", "\n    ") + "\nexcept OSError:\n    pass"),
+          every)
+    write("write_outside", after(copy(), "def rademacher_bound",
+                                 f"try:\n    open({str(outside)!r}, 'w').write('x')\n" + "    " +
+                                 wrong_q2.replace("\n", "\n    ") + "\nexcept OSError:\n    pass"),
+          every)
+    write("daemon", after(copy(), "def rademacher_bound",
+                          f"import subprocess\nsubprocess.Popen(['sh', '-c', 'sleep 600 # {MARKER}'], "
+                          "start_new_session=True)"), every)
+    (folder / "unreadable.ipynb").write_text("this is not a notebook")
+    expected["unreadable"] = set()
+    other = next(name for name in NAMES if name != HW)
+    write("other_assignment", nbformat.read(build.STUDENT / other / f"{other}.ipynb", as_version=4),
+          set())
+    return expected, outside
+
+
+def test_a_class_is_graded_with_one_command(generated, tmp_path):
+    name, result = generated
+    if name != HW:
+        pytest.skip(f"the class test grades {HW}")
+    folder = tmp_path / "submissions"
+    folder.mkdir()
+    expected, outside = _class(result / "autograder" / f"{HW}.ipynb", folder)
+    assert len(expected) >= 20
+    out = tmp_path / "grades"
+    build.main(["grade-class", HW, str(folder), "--out", str(out), "--jobs", "2", "--term-seed", "0",
+                "--cell-timeout", "12", "--call-timeout", "12", "--timeout", "600"])
+
+    with open(out / "grades.csv", newline="") as handle:
+        rows = {row["student"]: row for row in csv.DictReader(handle)}
+    assert set(rows) == set(expected)
+    questions = _assignment(HW).questions
+    points = {q.name: q.points for q in questions}
+    manual = [q.name for q in questions if q.manual]
+    for student, full in expected.items():
+        row = rows[student]
+        for question in manual:
+            assert row[question] == "", (student, question)     # graded by hand
+        for question in points.keys() - set(manual):
+            score = float(row[question])
+            if question in full:
+                assert score == points[question], (student, question, row)
+            else:
+                assert score < points[question], (student, question, row)
+        total = sum(float(row[q]) for q in points.keys() - set(manual))
+        assert float(row["autograded total"]) == pytest.approx(total)
+        feedback = (out / "feedback" / f"{student}.md").read_text()
+        assert f"autograded questions: **{row['autograded total']} / " in feedback.lower()
+
+    assert rows["correct"]["status"] == "ok" and rows["correct"]["flags"] == ""
+    assert rows["unreadable"]["status"].startswith("unreadable notebook")
+    other = next(other for other in NAMES if other != HW)
+    assert rows["other_assignment"]["status"].startswith(f"submitted for {other}")
+    assert "numpy patched" in rows["tamper_numpy"]["flags"]
+    assert "otter" in rows["tamper_otter"]["flags"]
+    assert "lsl_lib.theory" in rows["lazy_library"]["flags"]
+    assert not outside.exists()
+    # the stopped cells are named in the feedback; the hidden tests' code is not
+    assert "time limit" in (out / "feedback" / "loop_cell.md").read_text()
+    assert "died" in (out / "feedback" / "crash.md").read_text()
+    hidden = {line.strip() for q in questions for code, is_hidden in q.tests if is_hidden
+              for line in code.splitlines() if len(line.strip()) > 30}
+    for path in (out / "feedback").iterdir():
+        text = path.read_text()
+        assert not [line for line in hidden if line in text], path.name
+    # nothing the submissions started is left running
+    left = [p for p in Path("/proc").glob("[0-9]*/cmdline")
+            if MARKER.encode() in _read(p)]
+    assert not left
+
+
+def _read(path):
+    try:
+        return path.read_bytes()
+    except OSError:
+        return b""
+
+
+def test_landlock_keeps_the_student_side_in_its_folder(tmp_path):
+    if sandbox.landlock_abi() == 0:
+        pytest.skip("this kernel has no Landlock: the grader runs without the file-system sandbox "
+                    "here (README: use --docker)")
+    import subprocess
+    import sys
+
+    secret = tmp_path / "secret.txt"
+    secret.write_text("hidden")
+    work = tmp_path / "work"
+    work.mkdir()
+    code = (f"import sys; sys.path.insert(0, {str(ROOT / 'homework')!r}); import sandbox\n"
+            "sandbox.restrict(sandbox.system_read_paths(), [sys.argv[1]])\n"
+            f"open(sys.argv[1] + '/ok.txt', 'w').write('x')\n"
+            "for action in (lambda: open(sys.argv[2]).read(), lambda: open(sys.argv[3], 'w')):\n"
+            "    try:\n        action(); print('allowed')\n"
+            "    except PermissionError:\n        print('denied')\n")
+    output = subprocess.run([sys.executable, "-c", code, str(work), str(secret),
+                             str(tmp_path / "new.txt")], capture_output=True, text=True, check=True)
+    assert output.stdout.split() == ["denied", "denied"]
+    assert (work / "ok.txt").exists() and not (tmp_path / "new.txt").exists()
+
+
+# ------------------------------------------------------------------------------------------------
+# build.py's own behaviour
 
 def _tiny_master(folder, answer):
     """A one-question master whose solution sets x = answer; its test asks x == 2."""
     from nbformat.v4 import new_code_cell, new_notebook, new_raw_cell
 
+    setup = new_code_cell("TERM_SEED = 0\nimport numpy as np\nshift = np.random.default_rng(TERM_SEED).integers(9)")
+    setup.metadata["tags"] = ["grader-setup"]
     cells = [new_raw_cell("# ASSIGNMENT CONFIG\nname: tiny\nexport_cell: false\n"
                           "generate:\n  pdf: false\ntests:\n  files: false"),
+             setup,
              new_raw_cell("# BEGIN QUESTION\nname: q1\npoints: 1"),
              new_raw_cell("# BEGIN SOLUTION"),
              new_code_cell(f"x = {answer}  # SOLUTION"),
@@ -140,7 +430,7 @@ def test_assign_refuses_a_master_whose_solution_fails_its_tests(tmp_path, monkey
         build.assign("tiny", tmp_path / "result", run_tests=True)
 
 
-def test_generation_is_deterministic(tmp_path, monkeypatch):
+def test_generation_is_deterministic_and_takes_the_term_seed(tmp_path, monkeypatch):
     monkeypatch.setattr(build, "MASTERS", tmp_path / "masters")
     _tiny_master(tmp_path / "masters", answer=2)
     first = build.assign("tiny", tmp_path / "first", run_tests=False) / "student" / "tiny.ipynb"
@@ -148,11 +438,16 @@ def test_generation_is_deterministic(tmp_path, monkeypatch):
     assert first.read_bytes() == second.read_bytes()
     student = nbformat.read(first, as_version=4)
     assert any(cell.source == "x = ..." for cell in student.cells)
+    seeded = build.assign("tiny", tmp_path / "seeded", run_tests=False, term_seed=1234)
+    sources = [cell.source for cell in nbformat.read(seeded / "student" / "tiny.ipynb", 4).cells]
+    assert any(source.startswith("TERM_SEED = 1234\n") for source in sources)
 
 
 def test_grade_command_prints_each_question_and_the_total(monkeypatch, capsys):
-    scores = {"q2": (2.0, 2.0), "q3": (1.5, 3.0)}
-    monkeypatch.setattr(build, "grade", lambda name, submission: scores)
+    def fake(name, submission, term_seed, docker, limits):
+        build.grade.last_result = {"status": "ok", "flags": []}
+        return {"q2": (2.0, 2.0), "q3": (1.5, 3.0)}
+    monkeypatch.setattr(build, "grade", fake)
     build.main(["grade", "hw1_rademacher", "submission.ipynb"])
     assert capsys.readouterr().out.splitlines() == [
         "q2: 2 / 2", "q3: 1.5 / 3", "total (autograded questions): 3.5 / 5"]
@@ -161,3 +456,45 @@ def test_grade_command_prints_each_question_and_the_total(monkeypatch, capsys):
 def test_unknown_assignment_is_refused_with_the_list_of_masters():
     with pytest.raises(SystemExit, match="no master .*hw1_rademacher"):
         build.main(["grade", "hw9_nothing", "submission.ipynb"])
+
+
+def test_extract_writes_one_file_per_derivation_with_rubric_and_every_answer(tmp_path):
+    name = HW
+    folder = tmp_path / "submissions"
+    folder.mkdir()
+    student = nbformat.read(build.STUDENT / name / f"{name}.ipynb", as_version=4)
+    manual = [q for q in _assignment(name).questions if q.manual]
+    for who in ("ada", "bo"):
+        nb = nbformat.reads(nbformat.writes(student), as_version=4)
+        answers = [c for c in nb.cells if "otter_answer_cell" in c.metadata.get("tags", [])
+                   and c.cell_type == "markdown"]
+        for cell in answers:
+            cell.source = f"answer of {who}: $\\sum_i \\sigma_i$"
+        nbformat.write(nb, folder / f"{who}.ipynb")
+    paths = build.extract(name, folder, tmp_path / "answers")
+    assert [p.stem for p in paths] == sorted(q.name for q in manual)
+    for question in manual:
+        text = (tmp_path / "answers" / f"{question.name}.md").read_text()
+        assert question.rubric.strip()[:60] in text
+        assert "answer of ada" in text and "answer of bo" in text
+
+
+def test_docker_mode_runs_the_student_side_in_a_locked_down_container(tmp_path):
+    command = grading.sandbox_command("lsl-homework", ["/data"], ["lsl_lib.theory.f"], tmp_path, "c1")
+    assert command[:3] == ["docker", "run", "--rm"]
+    for option in ("--network", "none", "--read-only", "--memory", "--pids-limit",
+                   f"{tmp_path}:/submission", "lsl-homework", "--forbid=lsl_lib.theory.f"):
+        assert option in command, option
+    dockerfile = (ROOT / "homework" / "Dockerfile").read_text()
+    assert "homework/sandbox.py" in dockerfile and "COPY lsl_lib" in dockerfile
+
+
+def test_lecturer_side_stays_off_binder():
+    post_build = (ROOT / "binder" / "postBuild").read_text()
+    assert "rm -rf homework/masters homework/autograder" in post_build
+    ci = (ROOT / ".ci" / "run").read_text()
+    assert "LSL_KEEP_MASTERS=1 bash binder/postBuild" in ci
+    for path in (ROOT / "README.md", ROOT / "notebooks" / "00_start_here.ipynb"):
+        text = path.read_text()
+        assert "homework/student/" in text, path.name
+        assert "urlpath=lab/tree/homework/masters" not in text, path.name
