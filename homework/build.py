@@ -201,6 +201,8 @@ def assign(name, result, run_tests=True, term_seed=None):
             except Exception as error:
                 raise RuntimeError(f"otter assign failed on {name}: {error}\n"
                                    f"{log.getvalue()}") from error
+    # otter copies the listed files to the students too: lsl_lib is for the autograder only
+    shutil.rmtree(result / "student" / "lsl")
     normalise_ids(result / "student" / f"{name}.ipynb")
     return result
 

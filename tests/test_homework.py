@@ -132,8 +132,8 @@ def test_student_bundle_holds_no_solution_rubric_or_hidden_test(tmp_path, monkey
     bundle = tmp_path / "student"
     build.generate(run_tests=False, out=bundle, make_zip=True)
     files = sorted(path for path in bundle.rglob("*") if path.is_file())
-    assert sorted(path.relative_to(bundle).as_posix() for path in files
-                  if path.suffix == ".ipynb") == [f"{name}/{name}.ipynb" for name in NAMES]
+    assert [path.relative_to(bundle).as_posix() for path in files] == sorted(
+        ["README.md"] + [f"{name}/{name}.ipynb" for name in NAMES])
     text = "\n".join(path.read_text(errors="replace") for path in files)
     for marker in ("# HIDDEN", "BEGIN SOLUTION", "END SOLUTION", "**Rubric", "**Solution",
                    "'hidden': True", '"hidden": true'):
