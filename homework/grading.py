@@ -92,8 +92,9 @@ TERM_SEED_LINE = re.compile(r"^TERM_SEED = \d+", re.M)
 OTTER_CELL = re.compile(r'^\s*(#.*\n\s*)*(import otter\s*\n\s*grader = otter\.Notebook\([^)]*\)'
                         r'|grader\.(check|check_all|export)\([^)]*\))\s*$')
 
-# what a submission that calls the library in place of the asked computation would use
-DEFAULT_FORBIDDEN = ["lsl_lib.theory"]
+# where the library's versions of the homework's results live: while grading, the student side
+# gets functions that raise instead, but for the tools the master's own code calls
+ANSWER_MODULES = ["lsl_lib.theory"]
 
 
 def _option(source, key):
@@ -104,13 +105,18 @@ def _option(source, key):
 def load_assignment(master, term_seed=None):
     """Questions, tests, setup cells and forbidden functions of the master notebook ``master``.
 
+    Forbidden: the functions of :data:`ANSWER_MODULES` that the master's code cells (given or
+    solution, not tests) do not call: the library's answers, which the master itself never needs.
+
     ``term_seed`` replaces the integer of the setup cells' line ``TERM_SEED = <int>``.
     """
     master = Path(master)
     nb = nbformat.read(master, as_version=4)
-    setup, questions, question, block = [], [], None, None
+    setup, questions, question, block, given = [], [], None, None, []
     for cell in nb.cells:
         source = cell.source
+        if cell.cell_type == "code" and block != "tests":
+            given.append(source)
         if cell.cell_type == "raw":
             head = source.strip().splitlines()[0] if source.strip() else ""
             if head == "# BEGIN QUESTION":
@@ -142,9 +148,11 @@ def load_assignment(master, term_seed=None):
                 question.solution += source + "\n\n"
         elif block is None and cell.cell_type == "markdown" and not question.prompt:
             question.prompt = source
-    forbidden = nb.metadata.get("lsl", {}).get("forbidden", DEFAULT_FORBIDDEN)
-    return Assignment(name=master.stem, setup=setup, questions=questions,
-                      forbidden=_expand_forbidden(forbidden), term_seed=term_seed)
+    given = "\n".join(given)
+    forbidden = [name for name in _expand_forbidden(ANSWER_MODULES)
+                 if not re.search(rf"\b{name.rsplit('.', 1)[1]}\b", given)]
+    return Assignment(name=master.stem, setup=setup, questions=questions, forbidden=forbidden,
+                      term_seed=term_seed)
 
 
 def _expand_forbidden(names):
@@ -559,9 +567,9 @@ def feedback(assignment, result, student):
             if case["passed"]:
                 lines.append(f"- {kind} {number}: passed")
             elif case["hidden"]:
-                error = case["error"]
-                own = error.split(":")[0] if error.startswith(("AssertionError", "AssertError")) else error
-                lines.append(f"- {kind} {number}: failed ({own})")
+                # the kind of error only: a message could carry the hidden inputs (the submission's
+                # own code can put its arguments into an exception)
+                lines.append(f"- {kind} {number}: failed ({case['error'].split(':')[0][:80]})")
             else:
                 lines.append(f"- {kind} {number}: failed: {case['error']}")
         lines.append("")

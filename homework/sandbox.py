@@ -294,6 +294,7 @@ def main(argv=None):
         import lsl_lib  # noqa: F401
         forbid(args.forbid)
         shell = interactiveshell.InteractiveShell.instance(colors="NoColor")
+        shell.enable_gui = lambda gui=None: None     # `%matplotlib inline` without a front end
         if not args.no_landlock:
             try:
                 status["landlock"] = restrict(system_read_paths() + args.read,

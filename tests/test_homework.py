@@ -299,6 +299,9 @@ def _class(solutions, folder):
                                  f"try:\n    open({str(outside)!r}, 'w').write('x')\n" + "    " +
                                  wrong_q2.replace("\n", "\n    ") + "\nexcept OSError:\n    pass"),
           every)
+    write("leak_inputs", after(copy(), "def rademacher_bound",
+                               "def rademacher_bound(K, c):\n    raise ValueError(f'LEAK {K.tolist()}')\n"),
+          every - {"q2"})
     write("daemon", after(copy(), "def rademacher_bound",
                           f"import subprocess\nsubprocess.Popen(['sh', '-c', 'sleep 600 # {MARKER}'], "
                           "start_new_session=True)"), every)
@@ -354,6 +357,8 @@ def test_a_class_is_graded_with_one_command(generated, tmp_path):
     # the stopped cells are named in the feedback; the hidden tests' code is not
     assert "time limit" in (out / "feedback" / "loop_cell.md").read_text()
     assert "died" in (out / "feedback" / "crash.md").read_text()
+    leak = (out / "feedback" / "leak_inputs.md").read_text()
+    assert "hidden test 3: failed (ValueError)" in leak and leak.count("LEAK") == 2  # public only
     hidden = {line.strip() for q in questions for code, is_hidden in q.tests if is_hidden
               for line in code.splitlines() if len(line.strip()) > 30}
     for path in (out / "feedback").iterdir():
