@@ -464,12 +464,13 @@ class TestNamespace(dict):
 SUSPICIOUS = {
     "otter": r"\botter\b(?!\.Notebook)",
     "numpy patched": r"\bn(?:p|umpy)\.[A-Za-z_][\w.]*\s*=[^=]",
-    "library patched": r"\blsl_lib(?:\.\w+)+\s*=[^=]",
+    "library patched": r"\blsl_lib(?:\.\w+)+\s*=[^=]|\bimport\s+lsl_lib\.theory\s+as\b",
     "lsl_lib.theory": r"lsl_lib\.theory|from\s+lsl_lib\s+import\s+[^\n]*\btheory\b",
-    "reload / import machinery": r"\bimportlib\b|\breload\(|\bsys\.modules\b|__import__|\bbuiltins\b",
-    "files outside": r"\bopen\(|\bos\.(?:system|remove|unlink|rename|walk|listdir)|\bshutil\.|subprocess|"
-                     r"Path\(",
-    "process": r"\bos\._exit\b|\bos\.fork\b|\bsignal\.|\bctypes\b|\bsys\.exit\b",
+    "import machinery": r"\bimportlib\b|\breload\(|\bsys\.modules\b|__import__|\bbuiltins\b",
+    "files": r"\bopen\(|\bos\.(?:remove|unlink|rename|walk|listdir|scandir|chdir)|\bshutil\.|\bglob\b|"
+             r"\bPath\(",
+    "processes": r"\bsubprocess\b|\bos\.(?:system|popen|fork|kill|_exit|exec\w*)\b|\bsignal\.|"
+                 r"\bctypes\b|\bsys\.exit\b|\bmultiprocessing\b|\bthreading\b",
 }
 
 
