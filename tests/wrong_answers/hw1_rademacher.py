@@ -10,6 +10,11 @@ The rows are those of the review of 2026-11-26 (section 2.3, the HW1 table) and 
 same kind. A wrong answer that RAISES in q2 or q3 is not listed: q4's complexity_curve calls
 those functions, so it also costs q4 (a wrong value does not: q4's tests accept the values of
 the student's own functions of q2 and q3).
+
+Run time: every entry grades in about 10-20 s with otter on a loaded 2-core machine, except
+"q4 uses all of X" when the course's shared USPS data is present: the notebook's optional USPS
+cell then builds 7291 x 7291 Gram matrices (about 4 min). Without the shared data the cell is
+skipped.
 """
 
 _BOUND = "return float(c * np.sqrt(np.trace(K)) / K.shape[0])"
