@@ -306,19 +306,13 @@ def kernel_rademacher_bound(K, c):
         \;\le\; \frac cn \sqrt{\operatorname{tr} K}
         = \frac cn \sqrt{\textstyle\sum_i k(x_i, x_i)}.
 
-    *Proof.* By the reproducing property :math:`\sum_i \sigma_i f(x_i) = \langle f,
-    \sum_i \sigma_i k(x_i, \cdot)\rangle`, and Cauchy-Schwarz turns the supremum into
-    :math:`c\,\|\sum_i \sigma_i k(x_i, \cdot)\| = c\sqrt{\sigma^\top K\sigma}`. Jensen's
-    inequality for the concave square root and :math:`\mathbb E\,\sigma_i\sigma_j =
-    \delta_{ij}` give the bound. The Khintchine-Kahane inequality
-    :math:`\mathbb E\|\sum_i \sigma_i v_i\| \ge \frac1{\sqrt2}
-    (\mathbb E\|\sum_i \sigma_i v_i\|^2)^{1/2}`, with its optimal constant (Szarek 1976
-    for scalars, Latała and Oleszkiewicz 1994 in any normed space; attained by
-    :math:`\sigma_1 + \sigma_2`), applied to :math:`v_i = k(x_i, \cdot)`, bounds the same
-    expectation from below:
-    :math:`\hat{\mathfrak R}_S(F_c) \ge \frac{c}{n\sqrt2}\sqrt{\operatorname{tr} K}`, so the
-    bound is tight within :math:`\sqrt 2`. For a bounded kernel, :math:`k(x, x) \le B^2`,
-    it is at most :math:`cB/\sqrt n`.
+    The equality and the upper bound are Bartlett and Mendelson (2002), Lemma 22 (stated there
+    for their :math:`\hat R_n`, twice this quantity). The bound is tight within a factor
+    :math:`\sqrt 2`:
+    :math:`\hat{\mathfrak R}_S(F_c) \ge \frac{c}{n\sqrt2}\sqrt{\operatorname{tr} K}`
+    by the Khintchine-Kahane inequality with its optimal constant (Latała and Oleszkiewicz
+    1994). For a bounded kernel, :math:`k(x, x) \le B^2`, the bound is at most
+    :math:`cB/\sqrt n`.
 
     Assumptions: k is a positive semi-definite kernel (K is a Gram matrix), the sample is
     fixed (this is the *empirical* complexity; its expectation over i.i.d. samples is the
@@ -351,8 +345,6 @@ def kernel_rademacher_bound(K, c):
     Shalev-Shwartz, Ben-David. Understanding Machine Learning, 2014, Lemma 26.10 (the
     linear kernel).
 
-    Szarek. On the best constants in the Khinchin inequality. Studia Math. 58, 1976.
-
     Latała, Oleszkiewicz. On the best constant in the Khinchin-Kahane inequality. Studia
     Math. 109, 1994.
 
@@ -382,14 +374,11 @@ def empirical_rademacher_complexity(K, c, n_draws=1000, random_state=None, retur
 
         \hat{\mathfrak R}_S(F_c) \approx \frac1T \sum_{t=1}^T \sup_{\|f\|_{\mathcal H} \le c}
         \frac1n \sum_{i=1}^n \sigma^{(t)}_i f(x_i)
-        = \frac1T \sum_{t=1}^T \frac cn \sqrt{\sigma^{(t)\top} K \sigma^{(t)}},
+        = \frac1T \sum_{t=1}^T \frac cn \sqrt{\sigma^{(t)\top} K \sigma^{(t)}}
 
-    the supremum being attained by
-    :math:`f = c\sum_i \sigma_i k(x_i, \cdot) / \sqrt{\sigma^\top K\sigma}`. The estimate is
-    unbiased and lies, up to its Monte Carlo error, between
-    :math:`\frac{c}{n\sqrt2}\sqrt{\operatorname{tr} K}` and
-    :math:`\frac cn\sqrt{\operatorname{tr} K}` (:func:`kernel_rademacher_bound`; Jensen's
-    and the Khintchine-Kahane inequalities).
+    (Bartlett and Mendelson 2002, Lemma 22). The estimate is unbiased and lies, up to its
+    Monte Carlo error, between :math:`\frac{c}{n\sqrt2}\sqrt{\operatorname{tr} K}` and
+    :math:`\frac cn\sqrt{\operatorname{tr} K}` (see :func:`kernel_rademacher_bound`).
 
     Assumptions: K is the Gram matrix of a positive semi-definite kernel on the sample;
     the signs are independent and uniform. Cost: :math:`O(T n^2)` time, in blocks of at
@@ -466,17 +455,13 @@ def empirical_rademacher_complexity(K, c, n_draws=1000, random_state=None, retur
 def rkhs_norm_squared(dual_coef, K):
     r"""The squared RKHS norm of a kernel expansion, :math:`\alpha^\top K\alpha`.
 
-    For :math:`f = \sum_{i=1}^n \alpha_i k(x_i, \cdot)`, the reproducing property
-    :math:`\langle k(x_i, \cdot), k(x_j, \cdot)\rangle_{\mathcal H} = k(x_i, x_j)` gives
+    For :math:`f = \sum_{i=1}^n \alpha_i k(x_i, \cdot)`,
 
     .. math::
 
-        \|f\|_{\mathcal H}^2 = \sum_{i,j} \alpha_i \alpha_j k(x_i, x_j) = \alpha^\top K \alpha,
+        \|f\|_{\mathcal H}^2 = \alpha^\top K \alpha, \qquad K_{ij} = k(x_i, x_j)
 
-    and for a feature map :math:`\Phi` with :math:`k(x, y) = \langle\Phi(x), \Phi(y)\rangle`
-    the same f is :math:`x \mapsto \langle\beta, \Phi(x)\rangle` with
-    :math:`\beta = \sum_i \alpha_i \Phi(x_i) = \Phi^\top\alpha` and
-    :math:`\|\beta\|^2 = \alpha^\top K \alpha`. This is the quantity that
+    (Shalev-Shwartz and Ben-David 2014, section 16.2). This is the quantity that
     :func:`kernel_rademacher_bound` needs as :math:`c^2` for a fitted model, e.g. the
     ``dual_coef_`` of :class:`lsl_lib.kernels.KernelRidge` with the Gram matrix of its
     ``X_fit_``.
@@ -507,10 +492,9 @@ def rkhs_norm_squared(dual_coef, K):
     >>> from lsl_lib.kernels import kernel_matrix
     >>> from lsl_lib.theory import rkhs_norm_squared
     >>> X = np.array([[1.0, 0.0], [0.0, 2.0]])
-    >>> alpha = np.array([1.0, -1.0])
-    >>> beta = X.T @ alpha                      # the linear kernel's feature map is x itself
-    >>> float(rkhs_norm_squared(alpha, kernel_matrix(X, kernel="linear"))), float(beta @ beta)
-    (5.0, 5.0)
+    >>> K = kernel_matrix(X, kernel="linear")     # [[1, 0], [0, 4]]
+    >>> float(rkhs_norm_squared(np.array([1.0, -1.0]), K))
+    5.0
     """
     K = _check_gram(K)
     if np.ndim(dual_coef) not in (1, 2):
