@@ -189,6 +189,27 @@ class StudentCrash(StudentError):
     """The submission's process died."""
 
 
+_STUDENT_ERRORS = {}
+
+
+def student_error(text):
+    """The error ``"Name: message"`` that the submission raised, as an exception of the grader.
+
+    A built-in exception keeps its class (a test may expect the submission's ``ValueError``): the
+    raised class derives from it and from :class:`StudentError`.
+    """
+    name, _, message = text.partition(": ")
+    base = getattr(builtins, name, None)
+    if (isinstance(base, type) and issubclass(base, Exception)
+            and not issubclass(base, (OSError, SyntaxError, UnicodeError))):
+        if name not in _STUDENT_ERRORS:
+            _STUDENT_ERRORS[name] = type(name, (base, StudentError), {"__str__": lambda self: self._text})
+        error = _STUDENT_ERRORS[name](message)
+        error._text = text
+        return error
+    return StudentError(text)
+
+
 @dataclass
 class Limits:
     cell: float = 300.0          # seconds per cell of the submission
@@ -368,7 +389,7 @@ class Student:
             self._restart()
         reply = self.request(message, self.limits.call)
         if not reply.get("ok"):
-            raise StudentError(reply["error"])
+            raise student_error(reply["error"])
         return reply
 
 

@@ -208,6 +208,16 @@ def test_values_cross_the_wire_and_objects_stay_behind():
     assert back["f"] == ("ref", 0) and refs == [len]
 
 
+def test_the_submissions_builtin_errors_keep_their_class():
+    error = grading.student_error("ValueError: target 0.1 is out of reach")
+    assert isinstance(error, ValueError) and isinstance(error, grading.StudentError)
+    assert str(error) == "ValueError: target 0.1 is out of reach"
+    with pytest.raises(ValueError, match="out of reach"):
+        raise error
+    own = grading.student_error("MyError: something")
+    assert type(own) is grading.StudentError and not isinstance(own, ValueError)
+
+
 def test_decode_refuses_objects_and_forged_arrays():
     with pytest.raises(ValueError, match="dtype"):
         sandbox.decode({"t": "nd", "dtype": "|O", "shape": [1], "b64": ""}, None)
@@ -313,7 +323,7 @@ def _class(solutions, folder):
           every)
     write("leak_inputs", after(copy(lean=True), "def rademacher_bound",
                                "def rademacher_bound(K, c):\n    raise ValueError(f'LEAK {K.tolist()}')\n"),
-          every - {"q2"})
+          every - {"q2", "q4"})
     write("daemon", after(copy(), "def rademacher_bound",
                           f"import subprocess\nsubprocess.Popen(['sh', '-c', 'sleep 600 # {MARKER}'], "
                           "start_new_session=True)"), every)
