@@ -280,7 +280,8 @@ def _class(solutions, folder):
     write("empty", nbformat.read(build.STUDENT / HW / f"{HW}.ipynb", as_version=4), set())
     for number, (description, question, old, new) in enumerate(_wrong_answers()):
         nb = copy(lean=True)
-        index = next(i for i, cell in enumerate(nb.cells) if old in cell.source)
+        index = next(i for i, cell in enumerate(nb.cells)
+                     if cell.cell_type == "code" and old in cell.source)
         nb.cells[index].source = nb.cells[index].source.replace(old, new)
         write(f"wrong_{number:02d}", nb, every - {question})
     # a top-level loop (stopped at the cell limit), a loop inside q4's function, a loop that
@@ -397,6 +398,31 @@ def _read(path):
         return path.read_bytes()
     except OSError:
         return b""
+
+
+@pytest.mark.parametrize("name", [name for name in NAMES if name != HW])
+def test_typical_wrong_answers_cost_their_own_question_only(name, tmp_path):
+    """Every wrong answer listed for the assignment, graded as a class (homework 1's are above)."""
+    result = build.assign(name, tmp_path / "result", run_tests=False)
+    base = nbformat.read(result / "autograder" / f"{name}.ipynb", as_version=4)
+    wrong = _module(f"wrong_answers_{name}", ROOT / "tests" / "wrong_answers" / f"{name}.py")
+    folder = tmp_path / "submissions"
+    folder.mkdir()
+    expected = {}
+    for number, (description, question, old, new) in enumerate(wrong.WRONG_ANSWERS):
+        nb = nbformat.reads(nbformat.writes(base), as_version=4)
+        index = next(i for i, cell in enumerate(nb.cells)
+                     if cell.cell_type == "code" and old in cell.source)
+        nb.cells[index].source = nb.cells[index].source.replace(old, new)
+        nbformat.write(nb, folder / f"wrong_{number:02d}.ipynb")
+        expected[f"wrong_{number:02d}"] = (description, question)
+    rows = build.grade_class(name, folder, tmp_path / "grades", jobs=2, term_seed=0)
+    points = {q.name: q.points for q in _assignment(name).questions if not q.manual}
+    for row in rows:
+        description, question = expected[row["student"]]
+        for other, full in points.items():
+            score = float(row[other])
+            assert (score < full) if other == question else (score == full), (description, other, row)
 
 
 def test_landlock_keeps_the_student_side_in_its_folder(tmp_path):
