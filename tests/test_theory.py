@@ -70,16 +70,16 @@ def _f_star_and_approximations(X, K, C, gamma, n_draws, seed):
     r"""A member of F_p in closed form and its K-term random approximations.
 
     Fourier sinks phi(x; w, b) = cos(w.x + b), w ~ N(0, 2 gamma I), b ~ U[0, 2 pi), and
-    beta(w, b) = C cos(b), |beta| <= C:
-    f*(x) = E[C cos(b) cos(w.x + b)] = (C/2) E[cos(w.x)] = (C/2) exp(-gamma ||x||^2).
+    beta(w, b) = C sign(cos b), |beta| <= C. As E_b[sign(cos b) cos(s + b)] = (2/pi) cos s,
+    f*(x) = E[beta(w, b) cos(w.x + b)] = (2C/pi) E[cos(w.x)] = (2C/pi) exp(-gamma ||x||^2).
     The approximation is f_K = (1/K) sum_k beta(w_k, b_k) phi(.; w_k, b_k): |alpha_k| <= C/K.
     """
-    f_star = C / 2 * np.exp(-gamma * (X ** 2).sum(axis=1))
+    f_star = 2 * C / np.pi * np.exp(-gamma * (X ** 2).sum(axis=1))
     rng = np.random.default_rng(seed)
     distances = np.empty(n_draws)
     for i in range(n_draws):
         p = draw_features("fourier", X, K, gamma, rng)
-        f_K = feature_matrix("fourier", X, p) @ (C * np.cos(p["offsets"]) / K)
+        f_K = feature_matrix("fourier", X, p) @ (C * np.sign(np.cos(p["offsets"])) / K)
         distances[i] = np.sqrt(np.mean((f_K - f_star) ** 2))  # L2 of the empirical measure
     return distances
 
