@@ -61,6 +61,19 @@ def encode(value, on_object):
     return on_object(value)
 
 
+BIT_GENERATORS = ("PCG64", "PCG64DXSM", "MT19937", "Philox", "SFC64")
+
+
+def generator_from_state(state):
+    """A numpy ``Generator`` in the state ``state`` (a ``bit_generator.state`` dict)."""
+    name = state.get("bit_generator") if isinstance(state, dict) else None
+    if name not in BIT_GENERATORS:
+        raise ValueError(f"unknown bit generator {name!r}")
+    generator = np.random.Generator(getattr(np.random, name)())
+    generator.bit_generator.state = state
+    return generator
+
+
 def decode(data, resolve):
     """The value of ``data`` (see :func:`encode`); ``resolve(message)`` turns a reference into a value."""
     if data is None or isinstance(data, (bool, int, float, str)):
@@ -211,8 +224,7 @@ def _serve(channel_in, channel_out, shell):
     def resolve_arg(data):
         if data["t"] == "ref":
             return refs[data["id"]]
-        generator = np.random.default_rng()
-        generator.bit_generator.state = data["state"]
+        generator = generator_from_state(data["state"])
         generators.append(generator)
         return generator
 

@@ -100,7 +100,7 @@ def test_committed_student_version_is_up_to_date(generated):
 def _secrets(name):
     """Lines of the master that a student must not see: solutions, rubrics, hidden tests."""
     nb = nbformat.read(build.MASTERS / f"{name}.ipynb", as_version=4)
-    secrets, block = set(), None
+    secrets, public, block = set(), set(), None
     for cell in nb.cells:
         head = cell.source.strip().splitlines()[0] if cell.source.strip() else ""
         if cell.cell_type == "raw" and head in ("# BEGIN SOLUTION", "# BEGIN TESTS"):
@@ -111,6 +111,8 @@ def _secrets(name):
             lines = cell.source.splitlines()
             if block == "# BEGIN TESTS" and lines and lines[0].strip() == "# HIDDEN":
                 secrets.update(lines[1:])
+            elif block == "# BEGIN TESTS":          # a public test: the student sees it
+                public.update(line.strip() for line in lines)
             elif block == "# BEGIN SOLUTION" and cell.cell_type == "markdown":
                 secrets.update(lines)
             elif block == "# BEGIN SOLUTION":
@@ -122,9 +124,15 @@ def _secrets(name):
                         inside = False
                     elif inside or line.rstrip().endswith("# SOLUTION"):
                         secrets.add(line.split("# SOLUTION")[0])
-    # short or generic lines (imports, `return x`, a bracket) say nothing: keep the telling ones
+                    else:                               # given code around the solution
+                        public.add(line.strip())
+        if block is None and cell.cell_type != "raw":
+            public.update(line.strip() for line in cell.source.splitlines())
+    # short or generic lines (imports, `return x`, a bracket) say nothing, nor lines that the
+    # master's given cells show anyway: keep the telling ones
     return {line.strip() for line in secrets
-            if len(line.strip()) >= 30 and not line.strip().startswith(("import ", "from ", "#"))}
+            if len(line.strip()) >= 30 and not line.strip().startswith(("import ", "from ", "#"))
+            and line.strip() not in "\n".join(public)}
 
 
 def test_student_bundle_holds_no_solution_rubric_or_hidden_test(tmp_path, monkeypatch):
@@ -380,8 +388,11 @@ def test_a_class_is_graded_with_one_command(generated, tmp_path):
     # the stopped cells are named in the feedback; the hidden tests' code is not
     assert "time limit" in (out / "feedback" / "loop_cell.md").read_text()
     assert "died" in (out / "feedback" / "crash.md").read_text()
-    leak = (out / "feedback" / "leak_inputs.md").read_text()
-    assert "hidden test 3: failed (ValueError)" in leak and leak.count("LEAK") == 2  # public only
+    leak = (out / "feedback" / "leak_inputs.md").read_text().splitlines()
+    hidden_lines = [line for line in leak if line.startswith("- hidden test")]
+    assert "- hidden test 3: failed (ValueError)" in hidden_lines       # q2's hidden case
+    assert not [line for line in hidden_lines if "LEAK" in line]
+    assert [line for line in leak if line.startswith("- public test") and "LEAK" in line]
     hidden = {line.strip() for q in questions for code, is_hidden in q.tests if is_hidden
               for line in code.splitlines() if len(line.strip()) > 30}
     for path in (out / "feedback").iterdir():
@@ -455,7 +466,8 @@ def _tiny_master(folder, answer):
     """A one-question master whose solution sets x = answer; its test asks x == 2."""
     from nbformat.v4 import new_code_cell, new_notebook, new_raw_cell
 
-    setup = new_code_cell("TERM_SEED = 0\nimport numpy as np\nshift = np.random.default_rng(TERM_SEED).integers(9)")
+    setup = new_code_cell("TERM_SEED = 0\nimport numpy as np\n"
+                          "shift = np.random.default_rng(TERM_SEED).integers(9)")
     setup.metadata["tags"] = ["grader-setup"]
     cells = [new_raw_cell("# ASSIGNMENT CONFIG\nname: tiny\nexport_cell: false\n"
                           "generate:\n  pdf: false\ntests:\n  files: false"),
