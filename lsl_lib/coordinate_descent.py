@@ -46,7 +46,7 @@ bounds the expected duality gap after each epoch.
     \qquad r \leftarrow r - (K_{:B} + \lambda I_{:B})\Delta.
 
 The per-coordinate loops (dual CD, Lasso) have a numpy reference and a numba fast
-path consuming the same random numbers, drawn in Python (DESIGN.md §2); the block
+path consuming the same random numbers, drawn in Python (CONTRIBUTING.md §2); the block
 method's work is BLAS and Cholesky, in numpy for both.
 
 References

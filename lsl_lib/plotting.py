@@ -1,6 +1,6 @@
 """Figures of the lectures: results in, :class:`matplotlib.figure.Figure` out.
 
-Pure functions: they never fit a model (DESIGN.md §1). They build figures with
+Pure functions: they never fit a model (CONTRIBUTING.md §1). They build figures with
 ``matplotlib.figure.Figure`` rather than ``pyplot``, so no global state piles up
 when a widget redraws a figure a hundred times; a notebook cell that ends with a
 figure displays it once.

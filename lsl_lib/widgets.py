@@ -1,4 +1,4 @@
-"""Widget panels: controls wired to a plotting function (DESIGN.md §5).
+"""Widget panels: controls wired to a plotting function (CONTRIBUTING.md §5).
 
 A lecture draws a figure once with default settings, then hands the very same
 function to :func:`panel`, which redraws it whenever a control changes::

@@ -25,7 +25,7 @@ Y_CIRC = y_circ.astype(float)
 
 @pytest.mark.parametrize("sampling", ["iid", "permutation", "reshuffle"])
 def test_linear_kernel_reproduces_linear_pegasos(sampling):
-    """The oracle of DESIGN.md §7: same index sequence, same iterates (to 1e-10)."""
+    """The oracle of CONTRIBUTING.md §7: same index sequence, same iterates (to 1e-10)."""
     X, y = two_gaussian_blobs(400, n_features=5, random_state=1)
     lam, T = 1e-2, 3000
     kernel = KernelPegasosClassifier(lam=lam, n_iter=T, kernel="linear", sampling=sampling,

@@ -1,4 +1,4 @@
-"""The one classifier face of the library (DESIGN.md §3), as scikit-learn's
+"""The one classifier face of the library (CONTRIBUTING.md §3), as scikit-learn's
 ``LinearClassifierMixin``: labels, scores, predictions, probabilities, and one-vs-rest
 multiclass for every learner that is binary.
 

@@ -1,4 +1,4 @@
-"""The one run loop of every iterative learner (DESIGN.md §2-3).
+"""The one run loop of every iterative learner (CONTRIBUTING.md §2-3).
 
 A solver hands :func:`run_chunks` a function ``step(start, stop)`` that runs its units
 (iterations, epochs) ``start .. stop - 1`` in one compiled (or numpy) call and leaves the

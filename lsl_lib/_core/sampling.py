@@ -2,7 +2,7 @@
 
 The indices of all T iterations are drawn once, in Python, as a (T, k) array; the
 numpy reference and the numba fast path both consume that same array, so the two
-paths see the same examples in the same order (DESIGN.md §2).
+paths see the same examples in the same order (CONTRIBUTING.md §2).
 
 - ``'iid'``: each index uniform on {0, ..., n-1}, with replacement (the setting of
   the Pegasos analysis);

@@ -1,4 +1,4 @@
-"""Convergence traces recorded between compiled chunks (DESIGN.md §2).
+"""Convergence traces recorded between compiled chunks (CONTRIBUTING.md §2).
 
 A solver runs its T iterations in chunks (:func:`lsl_lib._core.run_loop.run_chunks`), which
 end at every ``record_every`` iterations; there it evaluates what is to be plotted, in numpy.
