@@ -111,9 +111,6 @@ def _master(name):
     return path
 
 
-TERM_SEED_LINE = re.compile(r"^TERM_SEED = \d+", re.M)
-
-
 def with_term_seed(master, seed, folder):
     """Copy of the master notebook ``master`` in ``folder`` with its term's seed set to ``seed``.
 
@@ -121,13 +118,14 @@ def with_term_seed(master, seed, folder):
     the term's data and parameters from it; this rewrites that integer, so that a lecturer's
     seed gives a variant whose numbers differ from every other term's.
     """
+    term_seed_line = _load("grading").TERM_SEED_LINE
     nb = nbformat.read(master, as_version=4)
     found = [cell for cell in nb.cells
-             if cell.cell_type == "code" and TERM_SEED_LINE.search(cell.source)]
+             if cell.cell_type == "code" and term_seed_line.search(cell.source)]
     if len(found) != 1:
         raise SystemExit(f"{master.name}: expected one code cell with a line 'TERM_SEED = <int>', "
                          f"found {len(found)}")
-    found[0].source = TERM_SEED_LINE.sub(f"TERM_SEED = {int(seed)}", found[0].source, count=1)
+    found[0].source = term_seed_line.sub(f"TERM_SEED = {int(seed)}", found[0].source, count=1)
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     nbformat.write(nb, folder / master.name)

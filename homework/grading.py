@@ -71,7 +71,6 @@ class Question:
     manual: bool
     prompt: str = ""
     rubric: str = ""
-    solution: str = ""
     tests: list = field(default_factory=list)      # [(code, hidden)]
 
 
@@ -81,7 +80,6 @@ class Assignment:
     setup: list                                      # sources of the grader-setup cells
     questions: list
     forbidden: list
-    term_seed: int | None = None
 
     @property
     def autograded(self):
@@ -141,18 +139,15 @@ def load_assignment(master, term_seed=None):
             lines = source.splitlines()
             hidden = bool(lines) and lines[0].strip() == "# HIDDEN"
             question.tests.append(("\n".join(lines[1:]) if hidden else source, hidden))
-        elif block == "solution" and cell.cell_type == "markdown":
-            if source.lstrip().startswith("**Rubric"):
-                question.rubric += source + "\n\n"
-            else:
-                question.solution += source + "\n\n"
+        elif (block == "solution" and cell.cell_type == "markdown"
+              and source.lstrip().startswith("**Rubric")):
+            question.rubric += source + "\n\n"
         elif block is None and cell.cell_type == "markdown" and not question.prompt:
             question.prompt = source
     given = "\n".join(given)
     forbidden = [name for name in _expand_forbidden(ANSWER_MODULES)
                  if not re.search(rf"\b{name.rsplit('.', 1)[1]}\b", given)]
-    return Assignment(name=master.stem, setup=setup, questions=questions, forbidden=forbidden,
-                      term_seed=term_seed)
+    return Assignment(name=master.stem, setup=setup, questions=questions, forbidden=forbidden)
 
 
 def _expand_forbidden(names):

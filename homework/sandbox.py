@@ -42,7 +42,7 @@ def encode(value, on_object):
     """JSON-able form of ``value``; ``on_object(obj)`` encodes what is not plain data (or raises)."""
     if value is None or isinstance(value, (bool, str)):
         return value
-    if isinstance(value, (int, float)) and type(value) in (int, float, bool):
+    if type(value) in (int, float):
         return value
     if isinstance(value, np.generic) and value.dtype.kind in "biufc":
         return {"t": "nd", "dtype": value.dtype.str, "shape": None,
