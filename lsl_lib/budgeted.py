@@ -53,18 +53,31 @@ from sklearn.utils.validation import validate_data
 
 from lsl_lib._core.backend import compiled_arrays, jit, resolve_backend
 from lsl_lib._core.classifier import ScoreClassifierMixin
+from lsl_lib._core.kernel_loops import (
+    GAUSSIAN,
+    INNER_PRODUCT_KERNELS,
+    compiled_rows,
+    exp_numba,
+    kernel_column_numba,
+    kernel_finish_numba,
+    kernel_raw_numba,
+    scatter_row_numba,
+)
+from lsl_lib._core.linalg import dense_rows, row_blocks
 from lsl_lib._core.random import check_random_state
 from lsl_lib._core.run_loop import run_chunks, unfitted_on_interrupt
 from lsl_lib._core.sampling import MAX_INDICES, sample_indices
 from lsl_lib._core.trace import Trace
-from lsl_lib._core.validation import (ITERATIVE_CONSTRAINTS, add_intercept_column,
-                                      check_n_classes, check_sample_weight)
+from lsl_lib._core.validation import (
+    ITERATIVE_CONSTRAINTS,
+    LEARNER_KERNEL_CONSTRAINTS,
+    add_intercept_column,
+    check_n_classes,
+    check_sample_weight,
+)
 from lsl_lib.coordinate_descent import dual_cd
-from lsl_lib.kernels import (_LEARNER_KERNEL_CONSTRAINTS, GAUSSIAN,
-                             INNER_PRODUCT_KERNELS, check_kernel_params, compiled_rows,
-                             exp_inplace, fitted_gamma, kernel_column, kernel_finish,
-                             kernel_matrix, kernel_raw, kernel_scores, scatter_row)
-from lsl_lib.nystroem import _dense_rows, _row_blocks, inverse_square_root
+from lsl_lib.kernels import check_kernel_params, fitted_gamma, kernel_matrix, kernel_scores
+from lsl_lib.nystroem import inverse_square_root
 from lsl_lib.pegasos import weighted_sample_indices
 
 # ---- BSGD: budgeted stochastic gradient descent ----
@@ -103,7 +116,7 @@ class BudgetedSGDState:
         ``sv[:m]`` are the support vectors (dense rows, also for CSR X).
     svT : ndarray of shape (d, budget + 1)
         Their transpose, kept by the numba path: a kernel row is then a loop along the
-        support that the compiler vectorises (:func:`lsl_lib.kernels.kernel_column`).
+        support that the compiler vectorises (:func:`lsl_lib.kernels.kernel_column_numba`).
     A : ndarray of shape (budget + 1, n_columns)
         Unscaled coefficients: one column (binary) or one per class (Crammer-Singer).
     source : ndarray of shape (budget + 1,), int64
@@ -316,7 +329,7 @@ def bsgd_numpy_chunk(X, y, state, indices, lam, budget, maintenance, kernel, gam
             j = state.position[i]
             if j < 0:
                 j = state.position[i] = m
-                state.sv[j] = _dense_rows(X, [i])[0]
+                state.sv[j] = dense_rows(X, [i])[0]
                 state.source[j] = i
                 state.m = m + 1
             if multiclass:
@@ -371,8 +384,8 @@ def remove_slot_numba(sv, svT, A, source, position, m, p):
 
 @jit
 def kernel_value_numba(code, a, b, gamma, degree, coef0, out):
-    out[0] = kernel_raw(code, a, b, gamma)
-    kernel_finish(code, out[:1], gamma, degree, coef0)
+    out[0] = kernel_raw_numba(code, a, b, gamma)
+    kernel_finish_numba(code, out[:1], gamma, degree, coef0)
     return out[0]
 
 
@@ -420,13 +433,13 @@ def maintain_numba(sv, svT, A, source, position, m, strategy, code, gamma, degre
         trace = 0.0
         for a in range(m - 1):
             for b in range(a + 1):
-                K[a, b] = kernel_raw(code, sv[rest[a]], sv[rest[b]], gamma)
-            kernel_finish(code, K[a, :a + 1], gamma, degree, coef0)
+                K[a, b] = kernel_raw_numba(code, sv[rest[a]], sv[rest[b]], gamma)
+            kernel_finish_numba(code, K[a, :a + 1], gamma, degree, coef0)
             for b in range(a):
                 K[b, a] = K[a, b]
             trace += K[a, a]
-            k[a] = kernel_raw(code, sv[rest[a]], sv[p], gamma)
-        kernel_finish(code, k, gamma, degree, coef0)
+            k[a] = kernel_raw_numba(code, sv[rest[a]], sv[p], gamma)
+        kernel_finish_numba(code, k, gamma, degree, coef0)
         k_pp = kernel_value_numba(code, sv[p], sv[p], gamma, degree, coef0, one)
         eps = PROJECTION_JITTER * trace / (m - 1)
         for a in range(m - 1):
@@ -443,7 +456,7 @@ def maintain_numba(sv, svT, A, source, position, m, strategy, code, gamma, degre
     # merging (Gaussian kernel): every partner's h at once, as merge_position_numpy
     log_k, norms, cross = np.empty(m), np.empty(m), np.empty(m)
     for j in range(m):
-        log_k[j] = -gamma * kernel_raw(GAUSSIAN, sv[j], sv[p], gamma)
+        log_k[j] = -gamma * kernel_raw_numba(GAUSSIAN, sv[j], sv[p], gamma)
         norms[j], cross[j] = 0.0, 0.0
         for c in range(n_columns):
             norms[j] += A[j, c] * A[j, c]
@@ -465,14 +478,14 @@ def maintain_numba(sv, svT, A, source, position, m, strategy, code, gamma, degre
             if f_out[o] > (1.0 + GOLDEN_TIE) * best[opposed[o]]:
                 h[opposed[o]], best[opposed[o]] = h_out[o], f_out[o]
     k = log_k.copy()
-    exp_inplace(k)
+    exp_numba(k)
     best_loss, n = np.inf, -1
     for j in range(m):
         loss = norm_p + norms[j] + 2.0 * k[j] * cross[j] - best[j]
         if j != p and loss < best_loss:
             best_loss, n = loss, j
     ab = np.array([log_k[n] * (1.0 - h[n]) ** 2, log_k[n] * h[n] ** 2])
-    exp_inplace(ab)
+    exp_numba(ab)
     for f in range(sv.shape[1]):
         sv[p, f] = h[n] * sv[p, f] + (1.0 - h[n]) * sv[n, f]
         svT[f, p] = sv[p, f]
@@ -487,13 +500,13 @@ def maintain_numba(sv, svT, A, source, position, m, strategy, code, gamma, degre
 @jit
 def merge_objective_arrays(h, norm_m, norm_n, cross, log_k, out, a, b):
     """:func:`merge_objective` for arrays of partners, the exponentials vectorised
-    (:func:`lsl_lib.kernels.exp_inplace`); ``a`` and ``b`` are scratch."""
+    (:func:`lsl_lib.kernels.exp_numba`); ``a`` and ``b`` are scratch."""
     n = h.shape[0]
     for j in range(n):
         a[j] = log_k[j] * (1.0 - h[j]) * (1.0 - h[j])
         b[j] = log_k[j] * h[j] * h[j]
-    exp_inplace(a)
-    exp_inplace(b)
+    exp_numba(a)
+    exp_numba(b)
     for j in range(n):
         out[j] = norm_m * a[j] * a[j] + 2.0 * cross[j] * a[j] * b[j] + norm_n[j] * b[j] * b[j]
 
@@ -534,7 +547,7 @@ def bsgd_numba_chunk(X, x_data, x_indices, x_indptr, buffer, y, sv, svT, A, sour
                      t0, indices, lam, budget, strategy, code, gamma, degree, coef0, row, scores,
                      totals):
     """The iterations of :func:`bsgd_numpy_chunk`, compiled. X's rows are dense or the CSR
-    arrays of :func:`lsl_lib.kernels.compiled_rows` (a row is scattered into ``buffer``).
+    arrays of :func:`lsl_lib._core.kernel_loops.compiled_rows` (a row is scattered into ``buffer``).
     ``totals`` accumulates [Σ‖Δ_t‖², number of maintenances, Σ‖E_t‖, kernel evaluations]
     (:func:`count_kernel_evaluations`). Returns the new m."""
     n_columns = A.shape[1]
@@ -544,12 +557,12 @@ def bsgd_numba_chunk(X, x_data, x_indices, x_indptr, buffer, y, sv, svT, A, sour
         i = indices[it]
         t = t0 + it + 1
         if sparse:
-            scatter_row(x_data, x_indices, x_indptr, i, buffer, False)
+            scatter_row_numba(x_data, x_indices, x_indptr, i, buffer, False)
             x = buffer
         else:
             x = X[i]
         # all B + 1 columns, m of them in use: a contiguous loop the compiler vectorises
-        kernel_column(code, svT, x, gamma, degree, coef0, row)
+        kernel_column_numba(code, svT, x, gamma, degree, coef0, row)
         totals[3] += m  # the m values in use (the loop fills all B + 1 columns)
         for c in range(n_columns):
             s = 0.0
@@ -593,7 +606,7 @@ def bsgd_numba_chunk(X, x_data, x_indices, x_indptr, buffer, y, sv, svT, A, sour
                 totals[1] += 1.0
                 totals[2] += math.sqrt(max(loss, 0.0))
         if sparse:
-            scatter_row(x_data, x_indices, x_indptr, i, buffer, True)
+            scatter_row_numba(x_data, x_indices, x_indptr, i, buffer, True)
     return m
 
 
@@ -960,7 +973,7 @@ class BudgetedKernelSGDClassifier(ScoreClassifierMixin, BaseEstimator):
         "budget": [Interval(Integral, 1, None, closed="left")],
         "maintenance": [StrOptions(set(MAINTENANCES))],
         "n_iter": [Interval(Integral, 1, None, closed="left"), None],
-        **_LEARNER_KERNEL_CONSTRAINTS,
+        **LEARNER_KERNEL_CONSTRAINTS,
         "verbose": ["boolean"],
         **ITERATIVE_CONSTRAINTS,
     }
@@ -1093,7 +1106,7 @@ def amm_numpy_chunk(X, y, W, active, z, indices, t0, lam, online):
     K, B, _ = W.shape
     for t, i in enumerate(indices, start=t0 + 1):
         eta_t = 1.0 / (lam * t)
-        x = _dense_rows(X, [i])[0]
+        x = dense_rows(X, [i])[0]
         s = np.where(active, W @ x, -np.inf)  # s[i, j] = w_ij^T x at w_t, shape (K, B)
         c = y[i]
         j = int(np.argmax(s[c]))  # the best true-class hyperplane ...
@@ -1247,7 +1260,7 @@ def _active_scores(X, W, active):
     class and slot of each of the H columns (the inactive slots cost nothing)."""
     classes, slots = np.nonzero(active)
     hyperplanes = W[classes, slots]
-    for rows in _row_blocks(X.shape[0], len(classes)):
+    for rows in row_blocks(X.shape[0], len(classes)):
         yield rows, np.asarray(X[rows] @ hyperplanes.T), classes, slots
 
 
@@ -1773,7 +1786,7 @@ class LowRankLinearizedSVC(ScoreClassifierMixin, BaseEstimator):
     _parameter_constraints = {
         "budget": [Interval(Integral, 1, None, closed="left")],
         "landmarks": [StrOptions(set(LANDMARKS))],
-        **_LEARNER_KERNEL_CONSTRAINTS,
+        **LEARNER_KERNEL_CONSTRAINTS,
         "C": [Interval(Real, 0, None, closed="neither")],
         "fit_intercept": ["boolean"],
         "tol": [Interval(Real, 0, None, closed="left")],
@@ -1807,7 +1820,7 @@ class LowRankLinearizedSVC(ScoreClassifierMixin, BaseEstimator):
         """:math:`z(x) = K_{BB}^{-1/2} k_B(x)` of every row of X, in row blocks."""
         B = len(self.landmarks_)
         Z = np.empty((X.shape[0], B))
-        for rows in _row_blocks(X.shape[0], B):
+        for rows in row_blocks(X.shape[0], B):
             K = kernel_matrix(X[rows], self.landmarks_, self.kernel, self.gamma_, self.degree,
                               self.coef0)
             np.matmul(K, self.normalization_, out=Z[rows])
@@ -1858,7 +1871,7 @@ class LowRankLinearizedSVC(ScoreClassifierMixin, BaseEstimator):
         self.gamma_ = fitted_gamma(self.gamma, X, sample_weight)
         warn_if_kernel_is_flat(X, self.kernel, self.gamma_, self.degree, self.coef0)
         if self.landmarks == "random":
-            self.landmarks_ = _dense_rows(X, rng.choice(n, B, replace=False))
+            self.landmarks_ = dense_rows(X, rng.choice(n, B, replace=False))
         else:
             seed = int(rng.integers(np.iinfo(np.int32).max))
             kmeans = KMeans(n_clusters=B, n_init=1, random_state=seed).fit(

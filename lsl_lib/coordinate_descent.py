@@ -81,15 +81,20 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from threadpoolctl import ThreadpoolController
 
 from lsl_lib._core.backend import compiled_arrays, jit, resolve_backend
-from lsl_lib._core.random import check_random_state
-from lsl_lib._core.sampling import SCHEMES
 from lsl_lib._core.classifier import ScoreClassifierMixin
+from lsl_lib._core.linalg import BLOCK_ELEMENTS
+from lsl_lib._core.random import check_random_state
 from lsl_lib._core.run_loop import run_chunks, unfitted_on_interrupt
+from lsl_lib._core.sampling import SCHEMES
 from lsl_lib._core.trace import Trace
-from lsl_lib._core.validation import (ITERATIVE_CONSTRAINTS, check_n_classes, check_sample_weight,
-                                      signed_binary_labels)
-from lsl_lib.kernels import (_LEARNER_KERNEL_CONSTRAINTS, BLOCK_ELEMENTS, check_kernel_params,
-                             fitted_gamma, kernel_matrix)
+from lsl_lib._core.validation import (
+    ITERATIVE_CONSTRAINTS,
+    LEARNER_KERNEL_CONSTRAINTS,
+    check_n_classes,
+    check_sample_weight,
+    signed_binary_labels,
+)
+from lsl_lib.kernels import check_kernel_params, fitted_gamma, kernel_matrix
 
 DUAL_CD_LOSSES = ("hinge", "squared_hinge")
 SELECTIONS = ("cyclic", "random")  # the Lasso's coordinates
@@ -1485,7 +1490,7 @@ class BlockCDKernelRidge(RegressorMixin, BaseEstimator):
 
     _parameter_constraints = {
         "lam": [Interval(Real, 0, None, closed="neither")],
-        **_LEARNER_KERNEL_CONSTRAINTS,
+        **LEARNER_KERNEL_CONSTRAINTS,
         "fit_intercept": ["boolean"],
         "block_size": [Interval(Integral, 1, None, closed="left")],
         "order": [StrOptions(set(ORDERS))],

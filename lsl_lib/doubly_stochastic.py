@@ -116,16 +116,22 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from lsl_lib._core.backend import compiled_arrays, jit, resolve_backend
 from lsl_lib._core.classifier import ScoreClassifierMixin
+from lsl_lib._core.kernel_loops import GAUSSIAN, KERNELS, LAPLACIAN
 from lsl_lib._core.random import SPLITMIX_GOLDEN, check_random_state, splitmix64
 from lsl_lib._core.run_loop import run_chunks, unfitted_on_interrupt
 from lsl_lib._core.sampling import sample_indices
 from lsl_lib._core.scores import labels_from_scores
 from lsl_lib._core.trace import Trace
 from lsl_lib._core.trig import cos_scaled
-from lsl_lib._core.validation import (ITERATIVE_CONSTRAINTS, check_batch_size, check_n_classes,
-                                      check_sample_weight, clipped_batch_size)
-from lsl_lib.kernels import (GAUSSIAN, KERNELS, LAPLACIAN, _LEARNER_KERNEL_CONSTRAINTS,
-                             fitted_gamma)
+from lsl_lib._core.validation import (
+    ITERATIVE_CONSTRAINTS,
+    LEARNER_KERNEL_CONSTRAINTS,
+    check_batch_size,
+    check_n_classes,
+    check_sample_weight,
+    clipped_batch_size,
+)
+from lsl_lib.kernels import fitted_gamma
 from lsl_lib.losses import LOG, get_loss, score_derivative
 from lsl_lib.pegasos import weighted_sample_indices
 from lsl_lib.random_features import RFF_KERNELS
@@ -953,7 +959,7 @@ class _BaseDoublyStochastic(BaseEstimator):
         "batch_size": [Interval(Integral, 1, None, closed="left")],
         "block_size": [Interval(Integral, 1, None, closed="left")],
         "kernel": [StrOptions(set(RFF_KERNELS))],
-        "gamma": _LEARNER_KERNEL_CONSTRAINTS["gamma"],
+        "gamma": LEARNER_KERNEL_CONSTRAINTS["gamma"],
         "nu": [Interval(Real, 0, None, closed="left")],
         "theta": [Interval(Real, 0, None, closed="neither"), None],
         "theta_prime": [Interval(Real, 0, None, closed="left")],

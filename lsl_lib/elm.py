@@ -78,10 +78,14 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from lsl_lib._core.classifier import ScoreClassifierMixin
+from lsl_lib._core.linalg import squared_row_norms
 from lsl_lib._core.random import check_random_state
-from lsl_lib._core.validation import (ITERATIVE_CONSTRAINTS, check_n_classes,
-                                     check_sample_weight, memory_named)
-from lsl_lib.kernels import squared_row_norms
+from lsl_lib._core.validation import (
+    ITERATIVE_CONSTRAINTS,
+    check_n_classes,
+    check_sample_weight,
+    memory_named,
+)
 
 
 def _sigmoid(Z):

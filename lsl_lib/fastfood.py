@@ -40,160 +40,30 @@ IEEE Transactions on Computers C-25(11), 1976.
 """
 import numpy as np
 import scipy.sparse as sp
-from sklearn.base import (BaseEstimator, ClassNamePrefixFeaturesOutMixin, TransformerMixin,
-                          _fit_context)
+from sklearn.base import (
+    BaseEstimator,
+    ClassNamePrefixFeaturesOutMixin,
+    TransformerMixin,
+    _fit_context,
+)
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from lsl_lib._core.backend import jit, resolve_backend
+from lsl_lib._core.hadamard import DTYPES, fwht, fwht_numpy, fwht_row_numba, next_power_of_two
+from lsl_lib._core.linalg import BLOCK_ELEMENTS
 from lsl_lib._core.random import check_random_state
 from lsl_lib._core.trig import cos_scaled, cos_sin_scaled
-from lsl_lib._core.validation import (FEATURE_MAP_CONSTRAINTS, ITERATIVE_CONSTRAINTS,
-                                     check_block_features, feature_map_dtype, memory_named,
-                                     n_frequencies)
-from lsl_lib.kernels import _KERNEL_CONSTRAINTS, BLOCK_ELEMENTS, check_kernel_params
+from lsl_lib._core.validation import (
+    FEATURE_MAP_CONSTRAINTS,
+    ITERATIVE_CONSTRAINTS,
+    KERNEL_CONSTRAINTS,
+    check_block_features,
+    feature_map_dtype,
+    memory_named,
+    n_frequencies,
+)
+from lsl_lib.kernels import check_kernel_params
 
-DTYPES = (np.float64, np.float32)
-
-
-def _check_fwht_input(a):
-    """Raise unless ``a`` is a C-contiguous float array whose last axis is a power of two."""
-    if not isinstance(a, np.ndarray):
-        raise TypeError(f"a must be a numpy.ndarray (fwht works in place), got {type(a).__name__}.")
-    if a.dtype not in DTYPES:
-        raise ValueError(f"a must have dtype float32 or float64, got {a.dtype}.")
-    if a.ndim == 0:
-        raise ValueError("a must have at least one axis, got a 0-d array.")
-    if not a.flags.writeable:
-        raise ValueError("a must be writeable (fwht works in place), got a read-only array.")
-    if not a.flags.c_contiguous:
-        raise ValueError("a must be C-contiguous (fwht works in place); "
-                         "pass np.ascontiguousarray(a).")
-    d = a.shape[-1]
-    if d < 1 or d & (d - 1):
-        raise ValueError(f"the last axis of a must have a power-of-two length, got {d}.")
-
-
-def fwht_numpy(a):
-    """:func:`fwht` in numpy: one vectorised stage per butterfly width h = 1, 2, 4, ...
-
-    At width h, the rows are cut into pieces of 2h entries; the first half of each
-    piece is ``top``, the second ``bottom``, and ``(top, bottom) <- (top + bottom,
-    top - bottom)``, all pieces of all rows at once (views of ``a``).
-    """
-    d = a.shape[-1]
-    h = 1
-    while h < d:
-        pieces = a.reshape(-1, d // (2 * h), 2, h)
-        top, bottom = pieces[:, :, 0, :], pieces[:, :, 1, :]
-        old_top = top.copy()
-        top += bottom
-        np.subtract(old_top, bottom, out=bottom)
-        h *= 2
-    return a
-
-
-@jit
-def fwht_row(x):
-    """:func:`fwht` of one contiguous 1-D array, in place (a compiled loop).
-
-    The butterflies of widths 1 and 2 are done together, four entries at a time
-    (a radix-4 step), because their inner loops would be too short to vectorise;
-    each wider stage runs an inner loop over two slices of h contiguous entries,
-    which the compiler vectorises (slices, unlike ``x[j + h]``, tell it that the
-    two halves do not overlap).
-    """
-    d = x.shape[0]
-    h = 1
-    if d >= 4:
-        for i in range(0, d, 4):
-            a0 = x[i] + x[i + 1]
-            a1 = x[i] - x[i + 1]
-            a2 = x[i + 2] + x[i + 3]
-            a3 = x[i + 2] - x[i + 3]
-            x[i] = a0 + a2
-            x[i + 1] = a1 + a3
-            x[i + 2] = a0 - a2
-            x[i + 3] = a1 - a3
-        h = 4
-    while h < d:
-        for i in range(0, d, 2 * h):
-            top = x[i:i + h]
-            bottom = x[i + h:i + 2 * h]
-            for j in range(h):
-                u = top[j]
-                v = bottom[j]
-                top[j] = u + v
-                bottom[j] = u - v
-        h *= 2
-
-
-@jit
-def fwht_rows(a):
-    """:func:`fwht_row` of every row of a C-contiguous 2-D array (a compiled loop)."""
-    for r in range(a.shape[0]):
-        fwht_row(a[r])
-
-
-def fwht(a, backend="auto"):
-    r"""The fast Walsh-Hadamard transform of every row, in place: :math:`x \leftarrow H_d x`.
-
-    .. math::
-
-        (H_d x)_i = \sum_{j=0}^{d-1} (-1)^{\langle i, j\rangle} x_j,
-
-    where :math:`\langle i, j\rangle` counts the bits that i and j share: the
-    unnormalised transform in Sylvester's (natural) ordering, the same as
-    ``scipy.linalg.hadamard(d) @ x``, in :math:`O(d \log d)` operations and no
-    extra memory.
-
-    Parameters
-    ----------
-    a : ndarray of shape (..., d), float32 or float64, C-contiguous
-        Transformed along its last axis (every row of a 2-D array), in place;
-        d must be a power of two.
-    backend : {'auto', 'numba', 'numpy'}, default='auto'
-        ``'numba'`` runs the compiled :func:`fwht_rows`; ``'numpy'`` the vectorised
-        reference :func:`fwht_numpy`.
-
-    Returns
-    -------
-    a : ndarray
-        The same array, transformed.
-
-    Raises
-    ------
-    ValueError
-        If the last axis is not a power of two long, or ``a`` is not a writeable,
-        C-contiguous float32/float64 array (checked before any compiled code runs).
-    TypeError
-        If ``a`` is not a numpy array.
-
-    Notes
-    -----
-    Applying it twice multiplies by d (:math:`H_d H_d = d I`); ``H / sqrt(d)``
-    is orthogonal. Fastfood and SORF use it as the fast stand-in for a dense
-    Gaussian matrix.
-
-    References
-    ----------
-    Fino, Algazi. Unified matrix treatment of the fast Walsh-Hadamard transform.
-    IEEE Transactions on Computers C-25(11), 1976.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from lsl_lib.fastfood import fwht
-    >>> fwht(np.array([1.0, 0.0, 1.0, 0.0]))
-    array([2., 2., 0., 0.])
-    """
-    _check_fwht_input(a)
-    if resolve_backend(backend) == "numpy":
-        return fwht_numpy(a)
-    fwht_rows(a.reshape(-1, a.shape[-1]))
-    return a
-
-
-# ---------------------------------------------------------------- Fastfood
 
 def fastfood_project_numpy(X, B, P, G, S, out):
     r"""The Fastfood projections :math:`V x` of the rows of X, numpy reference.
@@ -253,10 +123,10 @@ def fastfood_numba(X, B, P, G, S, offsets, scale, out):
             for k in range(d):
                 padded[k] = X[i, k] * B[b, k]
             padded[d:] = 0.0
-            fwht_row(padded)
+            fwht_row_numba(padded)
             for k in range(d_padded):
                 mixed[k] = padded[P[b, k]] * G[b, k]
-            fwht_row(mixed)
+            fwht_row_numba(mixed)
             start = b * d_padded
             for k in range(d_padded):
                 projection[start + k] = mixed[k] * S[b, k]
@@ -266,11 +136,6 @@ def fastfood_numba(X, B, P, G, S, offsets, scale, out):
             for j in range(m):
                 projection[j] += offsets[j]
             cos_scaled(projection[:m], scale, out[i])
-
-
-def next_power_of_two(d):
-    """The smallest power of two >= d (d >= 1)."""
-    return 1 << (int(d) - 1).bit_length()
 
 
 class Fastfood(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
@@ -392,7 +257,7 @@ class Fastfood(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator)
     _parameter_constraints = {
         **FEATURE_MAP_CONSTRAINTS,
         "n_components": [*FEATURE_MAP_CONSTRAINTS["n_components"], None],
-        "gamma": _KERNEL_CONSTRAINTS["gamma"],
+        "gamma": KERNEL_CONSTRAINTS["gamma"],
         "backend": ITERATIVE_CONSTRAINTS["backend"],
     }
 

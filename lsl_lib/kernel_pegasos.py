@@ -52,16 +52,33 @@ from sklearn.utils.validation import validate_data
 
 from lsl_lib._core.backend import jit, resolve_backend
 from lsl_lib._core.classifier import ScoreClassifierMixin
+from lsl_lib._core.kernel_loops import (
+    INNER_PRODUCT_KERNELS,
+    compiled_rows,
+    kernel_finish_numba,
+    kernel_raw_numba,
+    scatter_row_numba,
+    sparse_kernel_raw_numba,
+    take_lru_slot_numba,
+)
 from lsl_lib._core.random import check_random_state
 from lsl_lib._core.run_loop import run_chunks, unfitted_on_interrupt
 from lsl_lib._core.sampling import sample_indices
 from lsl_lib._core.trace import Trace
-from lsl_lib._core.validation import ITERATIVE_CONSTRAINTS, check_n_classes, signed_binary_labels
-from lsl_lib.kernels import (_LEARNER_KERNEL_CONSTRAINTS, DEFAULT_KERNEL_EVALUATIONS,
-                             INNER_PRODUCT_KERNELS, cache_slots, check_kernel_params,
-                             compiled_rows, fitted_gamma, kernel_finish, kernel_matrix,
-                             kernel_raw, kernel_scores, scatter_row, sparse_kernel_raw,
-                             take_lru_slot)
+from lsl_lib._core.validation import (
+    ITERATIVE_CONSTRAINTS,
+    LEARNER_KERNEL_CONSTRAINTS,
+    check_n_classes,
+    signed_binary_labels,
+)
+from lsl_lib.kernels import (
+    DEFAULT_KERNEL_EVALUATIONS,
+    cache_slots,
+    check_kernel_params,
+    fitted_gamma,
+    kernel_matrix,
+    kernel_scores,
+)
 
 
 class KernelPegasosState:
@@ -144,9 +161,9 @@ def kernel_pegasos_numba_chunk(X, x_data, x_indices, x_indptr, x_sq_norms, buffe
     """The same iterations as :func:`kernel_pegasos_numpy_chunk`, compiled.
 
     The rows of X are ``X`` (dense) or, when ``x_indptr`` is not empty, the CSR
-    arrays of :func:`lsl_lib.kernels.compiled_rows`: row i is then scattered into
+    arrays of :func:`lsl_lib._core.kernel_loops.compiled_rows`: row i is then scattered into
     the dense ``buffer`` (length d, zeros) and met with each support row's
-    non-zeros (:func:`lsl_lib.kernels.sparse_kernel_raw`).
+    non-zeros (:func:`lsl_lib.kernels.sparse_kernel_raw_numba`).
 
     The cache is ``slots`` (one row per slot), ``slot_of`` (example -> slot or -1),
     ``owner`` (slot -> example), ``filled`` (values computed in a slot) and
@@ -171,21 +188,21 @@ def kernel_pegasos_numba_chunk(X, x_data, x_indices, x_indptr, x_sq_norms, buffe
         else:
             counters[1] += 1
             if n_slots > 0:
-                slot = take_lru_slot(i, slot_of, owner, last_used)
+                slot = take_lru_slot_numba(i, slot_of, owner, last_used)
                 filled[slot] = 0
         # the row's missing kernel values: raw parts first, then one vectorised finish
         row = slots[slot] if slot >= 0 else scratch
         start = filled[slot] if slot >= 0 else 0
         if sparse:
-            scatter_row(x_data, x_indices, x_indptr, i, buffer, False)
+            scatter_row_numba(x_data, x_indices, x_indptr, i, buffer, False)
             for k in range(start, m):
-                row[k] = sparse_kernel_raw(code, x_data, x_indices, x_indptr, x_sq_norms,
+                row[k] = sparse_kernel_raw_numba(code, x_data, x_indices, x_indptr, x_sq_norms,
                                            support[k], buffer, x_sq_norms[i])
-            scatter_row(x_data, x_indices, x_indptr, i, buffer, True)
+            scatter_row_numba(x_data, x_indices, x_indptr, i, buffer, True)
         else:
             for k in range(start, m):
-                row[k] = kernel_raw(code, X[i], X[support[k]], gamma)
-        kernel_finish(code, row[start:m], gamma, degree, coef0)
+                row[k] = kernel_raw_numba(code, X[i], X[support[k]], gamma)
+        kernel_finish_numba(code, row[start:m], gamma, degree, coef0)
         counters[2] += m - start
         if slot >= 0:
             last_used[slot] = t
@@ -213,7 +230,7 @@ def kernel_pegasos(X, y, lam, n_iter, *, kernel="gaussian", gamma=None, degree=3
     X : ndarray or CSR matrix of shape (n, d)
         Sparse X works with the inner-product kernels (linear, polynomial, Gaussian),
         as in :func:`lsl_lib.kernels.kernel_matrix`; the compiled path reads its rows
-        with int32 indices (:func:`lsl_lib.kernels.csr_int32`).
+        with int32 indices (:func:`lsl_lib._core.kernel_loops.csr_int32`).
     y : ndarray of shape (n,)
         Labels -1.0 / +1.0.
     lam : float
@@ -472,7 +489,7 @@ class KernelPegasosClassifier(ScoreClassifierMixin, BaseEstimator):
     _parameter_constraints = {
         "lam": [Interval(Real, 0, None, closed="neither"), None],
         "n_iter": [Interval(Integral, 1, None, closed="left"), None],
-        **_LEARNER_KERNEL_CONSTRAINTS,
+        **LEARNER_KERNEL_CONSTRAINTS,
         "cache_size": [Interval(Real, 0, None, closed="left")],
         "reference_objective": [Real, StrOptions({"auto"}), None],
         "verbose": ["boolean"],

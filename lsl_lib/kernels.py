@@ -17,8 +17,8 @@ solver those approximations stand in for.
 Sparse (CSR) input works with the inner-product kernels (linear, polynomial,
 Gaussian): :func:`kernel_matrix` computes them from the product :math:`XY^\top`, and
 the compiled loops of kernel Pegasos and the online kernel learner from CSR rows
-with int32 indices (:func:`compiled_rows`): one row scattered into a dense buffer,
-then a gather over the non-zeros of each other row (:func:`sparse_kernel_raw`).
+with int32 indices (:func:`lsl_lib._core.kernel_loops.compiled_rows`): one row scattered into a dense buffer,
+then a gather over the non-zeros of each other row (:func:`lsl_lib._core.kernel_loops.sparse_kernel_raw_numba`).
 
 References
 ----------
@@ -35,18 +35,20 @@ import numpy as np
 import scipy.linalg
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator, RegressorMixin, TransformerMixin, _fit_context
-from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils._param_validation import Interval
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from lsl_lib._core.backend import jit
-from lsl_lib._core.validation import memory_named
-
-KERNELS = ("linear", "polynomial", "gaussian", "laplacian", "cauchy")
-# Integer codes of the kernels inside compiled loops.
-LINEAR, POLYNOMIAL, GAUSSIAN, LAPLACIAN, CAUCHY = range(5)
-
-#: Elements of the largest temporary array a block of :func:`kernel_matrix` builds.
-BLOCK_ELEMENTS = 2 ** 22
+from lsl_lib._core.kernel_loops import (
+    CAUCHY,
+    GAUSSIAN,
+    INNER_PRODUCT_KERNELS,
+    KERNELS,
+    LAPLACIAN,
+    LINEAR,
+    POLYNOMIAL,
+)
+from lsl_lib._core.linalg import BLOCK_ELEMENTS, squared_row_norms
+from lsl_lib._core.validation import KERNEL_CONSTRAINTS, LEARNER_KERNEL_CONSTRAINTS, memory_named
 
 
 def check_kernel_params(kernel, gamma=None, degree=3, coef0=1.0, n_features=None):
@@ -66,19 +68,6 @@ def check_kernel_params(kernel, gamma=None, degree=3, coef0=1.0, n_features=None
     if not (isinstance(coef0, Real) and coef0 >= 0):
         raise ValueError(f"coef0 must be a number >= 0, got {coef0!r}.")
     return KERNELS.index(kernel), float(gamma), int(degree), float(coef0)
-
-
-#: The kernels that are functions of inner products: computed from the product
-#: :math:`XY^\top`, so X (and Y) may be sparse.
-INNER_PRODUCT_KERNELS = ("linear", "polynomial", "gaussian")
-
-
-def squared_row_norms(X):
-    r""":math:`\|x_i\|^2` of every row of a dense or CSR X, float64."""
-    if sp.issparse(X):
-        return np.asarray(X.multiply(X).sum(axis=1), dtype=np.float64).ravel()
-    X = np.asarray(X, dtype=np.float64)
-    return np.einsum("ij,ij->i", X, X)
 
 
 def _block(A, B, code, gamma, degree, coef0):
@@ -188,178 +177,6 @@ def kernel_scores(X, support_vectors, dual_coef, kernel="gaussian", gamma=None, 
     return out
 
 
-# exp by Cody-Waite range reduction: x = k ln2 + r, |r| <= ln2 / 2, exp(x) = 2^k exp(r)
-_LN2_HI, _LN2_LO, _INV_LN2 = 6.93147180369123816490e-01, 1.90821492927058770002e-10, 1.4426950408889634
-
-
-@jit
-def exp_inplace(z):
-    r"""``z[:] = exp(z)`` in a loop the compiler vectorises (libm's ``exp`` is not).
-
-    Range reduction :math:`x = k\ln 2 + r` with :math:`|r| \le \ln 2/2` (ln 2 split in a
-    high and a low part, Cody and Waite 1980), :math:`e^r` by its Taylor polynomial of
-    degree 13 (remainder below 2e-16), and :math:`2^k` built from its bits. Within
-    1e-15 relative of ``np.exp`` on [-708, 709]; arguments are clamped to that range.
-    """
-    n = z.shape[0]
-    powers = np.empty(n, dtype=np.int64)
-    for j in range(n):
-        x = min(max(z[j], -708.0), 709.0)
-        k = math.floor(x * _INV_LN2 + 0.5)
-        r = (x - k * _LN2_HI) - k * _LN2_LO
-        z[j] = 1.0 + r * (1.0 + r * (1 / 2 + r * (1 / 6 + r * (1 / 24 + r * (1 / 120 + r * (
-            1 / 720 + r * (1 / 5040 + r * (1 / 40320 + r * (1 / 362880 + r * (1 / 3628800 + r * (
-                1 / 39916800 + r * (1 / 479001600 + r / 6227020800))))))))))))
-        powers[j] = (np.int64(k) + 1023) << 52  # the bits of the float 2^k
-    scale = powers.view(np.float64)
-    for j in range(n):
-        z[j] *= scale[j]
-
-
-@jit
-def kernel_raw(code, a, b, gamma):
-    """The part of k(a, b) that needs both vectors: the inner product (linear,
-    polynomial), the squared or L1 distance (Gaussian, Laplacian), or
-    ``prod(1 + gamma diff^2)`` (Cauchy). :func:`kernel_finish` turns it into k."""
-    s = 1.0 if code == CAUCHY else 0.0
-    for j in range(a.shape[0]):
-        if code == LINEAR or code == POLYNOMIAL:
-            s += a[j] * b[j]
-        elif code == GAUSSIAN:
-            s += (a[j] - b[j]) * (a[j] - b[j])
-        elif code == LAPLACIAN:
-            s += abs(a[j] - b[j])
-        else:
-            s *= 1.0 + gamma * (a[j] - b[j]) * (a[j] - b[j])
-    return s
-
-
-@jit
-def kernel_finish(code, out, gamma, degree, coef0):
-    """Turn raw values (see :func:`kernel_raw`) into kernel values, in place and in
-    loops the compiler vectorises (the exponential by :func:`exp_inplace`)."""
-    if code == POLYNOMIAL:
-        for j in range(out.shape[0]):
-            out[j] = (out[j] + coef0) ** degree
-    elif code == GAUSSIAN or code == LAPLACIAN:
-        for j in range(out.shape[0]):
-            out[j] *= -gamma
-        exp_inplace(out)
-    elif code == CAUCHY:
-        for j in range(out.shape[0]):
-            out[j] = 1.0 / out[j]
-
-
-@jit
-def kernel_column(code, Xt, x, gamma, degree, coef0, out):
-    """``out[j] = k(X[j], x)`` for every row of X, given as ``Xt = X.T`` (C-ordered).
-
-    The loops run along the n examples, so the compiler vectorises them; raw values
-    as in :func:`kernel_raw`, then :func:`kernel_finish`. Same values as
-    :func:`kernel_matrix` to rounding. The choice of kernel stands outside the loops
-    (one loop nest per kernel): with the test inside the inner loop, the compiled
-    column took two to three times as long.
-    """
-    d, n = Xt.shape
-    out[:] = 1.0 if code == CAUCHY else 0.0
-    if code == LINEAR or code == POLYNOMIAL:
-        for k in range(d):
-            xk = x[k]
-            for j in range(n):
-                out[j] += Xt[k, j] * xk
-    elif code == GAUSSIAN:
-        for k in range(d):
-            xk = x[k]
-            for j in range(n):
-                out[j] += (Xt[k, j] - xk) * (Xt[k, j] - xk)
-    elif code == LAPLACIAN:
-        for k in range(d):
-            xk = x[k]
-            for j in range(n):
-                out[j] += abs(Xt[k, j] - xk)
-    else:
-        for k in range(d):
-            xk = x[k]
-            for j in range(n):
-                out[j] *= 1.0 + gamma * (Xt[k, j] - xk) * (Xt[k, j] - xk)
-    kernel_finish(code, out, gamma, degree, coef0)
-
-
-def csr_int32(X):
-    """CSR float64 in canonical form (sorted, no duplicate entries) with int32
-    ``indices`` and ``indptr`` (64-bit ones, as ``load_svmlight_file`` gives, are
-    converted while the number of stored values allows it)."""
-    X = sp.csr_matrix(X, dtype=np.float64)
-    if not X.has_canonical_format:
-        X = X.copy()
-        X.sum_duplicates()
-    if X.indices.dtype != np.int32 and max(X.nnz, X.shape[1]) < np.iinfo(np.int32).max:
-        X = sp.csr_matrix((X.data, X.indices.astype(np.int32), X.indptr.astype(np.int32)),
-                          shape=X.shape)
-    return X
-
-
-def compiled_rows(X, kernel):
-    r"""The arrays from which the compiled loops read the rows of X.
-
-    Returns ``(X_dense, x_data, x_indices, x_indptr, x_sq_norms)``. Dense X:
-    ``X_dense`` is X (C-ordered float64) and the four CSR arrays are empty. CSR X
-    (inner-product kernels only, as in :func:`kernel_matrix`): ``X_dense`` is an
-    empty (0, d) placeholder, the CSR arrays are those of :func:`csr_int32` and
-    ``x_sq_norms`` holds :math:`\|x_j\|^2`. A compiled loop tells the two apart
-    by ``x_indptr.shape[0] > 0``.
-    """
-    if sp.issparse(X):
-        _as_kernel_input(X, "X", kernel)  # the TypeError of the coordinate-wise kernels
-        X = csr_int32(X)
-        return (np.empty((0, X.shape[1])), X.data, X.indices, X.indptr, squared_row_norms(X))
-    return (np.ascontiguousarray(X, dtype=np.float64), np.empty(0), np.empty(0, dtype=np.int32),
-            np.empty(0, dtype=np.int32), np.empty(0))
-
-
-@jit
-def scatter_row(x_data, x_indices, x_indptr, i, buffer, clear):
-    """Write CSR row i into the dense ``buffer`` (zeros elsewhere), or zero it
-    again (``clear``): O(nnz of the row) either way."""
-    for p in range(x_indptr[i], x_indptr[i + 1]):
-        buffer[x_indices[p]] = 0.0 if clear else x_data[p]
-
-
-@jit
-def sparse_kernel_raw(code, x_data, x_indices, x_indptr, x_sq_norms, j, buffer, sq_norm):
-    r"""The raw value (as :func:`kernel_raw`) between the row held in ``buffer``
-    (scattered by :func:`scatter_row`; squared norm ``sq_norm``) and CSR row j.
-
-    The inner product is a gather over row j's non-zeros, with no branch; the
-    Gaussian's squared distance is :math:`\|a\|^2 + \|b\|^2 - 2\langle a, b
-angle`,
-    rounded at >= 0, as in :func:`kernel_matrix`. One row is scattered once and then
-    met with many (a kernel row or column): O(nnz(a)) for the scatter, then
-    O(nnz(b)) per pair; merging the two sorted index lists would cost
-    O(nnz(a) + nnz(b)) per pair, with a data-dependent branch at every step.
-    """
-    s = 0.0
-    for p in range(x_indptr[j], x_indptr[j + 1]):
-        s += buffer[x_indices[p]] * x_data[p]
-    if code == GAUSSIAN:
-        return max(sq_norm + x_sq_norms[j] - 2.0 * s, 0.0)
-    return s
-
-
-@jit
-def sparse_kernel_column(code, x_data, x_indices, x_indptr, x_sq_norms, i, gamma, degree, coef0,
-                         buffer, out):
-    """``out[j] = k(X[j], X[i])`` for every row of a CSR X (inner-product kernels):
-    row i scattered once, then one pass over the non-zeros of X (a CSR
-    matrix-vector product), then :func:`kernel_finish`."""
-    scatter_row(x_data, x_indices, x_indptr, i, buffer, False)
-    for j in range(out.shape[0]):
-        out[j] = sparse_kernel_raw(code, x_data, x_indices, x_indptr, x_sq_norms, j, buffer,
-                                   x_sq_norms[i])
-    scatter_row(x_data, x_indices, x_indptr, i, buffer, True)
-    kernel_finish(code, out, gamma, degree, coef0)
-
-
 #: Kernel evaluations after which the default length of kernel Pegasos and of the online
 #: kernel learner stops (``n_iter=None``, ``n_epochs=None``): about half a minute at the
 #: 2·10^7 evaluations per second of their compiled loops on one core (a9a, ijcnn1).
@@ -370,42 +187,6 @@ def cache_slots(cache_size, n_samples):
     """How many kernel rows (or columns) of ``n_samples`` float64 values fit in
     ``cache_size`` megabytes; at most ``n_samples``."""
     return min(n_samples, int(cache_size * 2 ** 20) // (8 * n_samples))
-
-
-@jit
-def take_lru_slot(i, slot_of, owner, last_used):
-    """Give example ``i`` the least recently used cache slot and return it.
-
-    The compiled caches of kernel Pegasos and the online kernel learner keep
-    ``owner[s]`` (the example in slot s, -1 if empty), ``slot_of[i]`` (the slot of
-    example i, -1 if not cached) and ``last_used[s]`` (the clock at the last use,
-    lower than any clock value while the slot is empty). The slot with the smallest
-    ``last_used`` (the first one on ties, so the first empty slot while there is one)
-    is taken, its previous owner evicted; the caller fills it and stamps ``last_used``.
-    """
-    s = 0
-    for k in range(1, last_used.shape[0]):
-        if last_used[k] < last_used[s]:
-            s = k
-    if owner[s] >= 0:
-        slot_of[owner[s]] = -1
-    owner[s] = i
-    slot_of[i] = s
-    return s
-
-
-_KERNEL_CONSTRAINTS = {
-    "kernel": [StrOptions(set(KERNELS))],
-    "gamma": [Interval(Real, 0, None, closed="neither"), None],
-    "degree": [Interval(Integral, 1, None, closed="left")],
-    "coef0": [Interval(Real, 0, None, closed="left")],
-}
-
-
-#: The kernel parameters of the exact kernel learners (:class:`KernelRidge`, kernel Pegasos,
-#: the online kernel learner), whose ``gamma`` may also be ``'scale'`` (:func:`fitted_gamma`).
-_LEARNER_KERNEL_CONSTRAINTS = {**_KERNEL_CONSTRAINTS,
-                               "gamma": [*_KERNEL_CONSTRAINTS["gamma"], StrOptions({"scale"})]}
 
 
 def fitted_gamma(gamma, X, sample_weight=None):
@@ -498,7 +279,7 @@ class KernelRidge(RegressorMixin, BaseEstimator):
     """
 
     _parameter_constraints = {"lam": [Interval(Real, 0, None, closed="neither")],
-                              **_LEARNER_KERNEL_CONSTRAINTS}
+                              **LEARNER_KERNEL_CONSTRAINTS}
 
     def __init__(self, lam=1.0, kernel="gaussian", gamma="scale", degree=3, coef0=1.0):
         self.lam = lam
@@ -620,8 +401,8 @@ class PolynomialFeatureMap(TransformerMixin, BaseEstimator):
     (True, True)
     """
 
-    _parameter_constraints = {"degree": _KERNEL_CONSTRAINTS["degree"],
-                              "coef0": _KERNEL_CONSTRAINTS["coef0"]}
+    _parameter_constraints = {"degree": KERNEL_CONSTRAINTS["degree"],
+                              "coef0": KERNEL_CONSTRAINTS["coef0"]}
 
     def __init__(self, degree=2, coef0=1.0):
         self.degree = degree

@@ -47,28 +47,27 @@ from numbers import Integral
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.base import (BaseEstimator, ClassNamePrefixFeaturesOutMixin, TransformerMixin,
-                          _fit_context)
+from sklearn.base import (
+    BaseEstimator,
+    ClassNamePrefixFeaturesOutMixin,
+    TransformerMixin,
+    _fit_context,
+)
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from lsl_lib._core.kernel_loops import INNER_PRODUCT_KERNELS
+from lsl_lib._core.linalg import (
+    dense_rows,
+    row_blocks,
+    squared_row_norms,
+    zero_eigenvalue_threshold,
+)
 from lsl_lib._core.random import check_random_state
-from lsl_lib._core.validation import ITERATIVE_CONSTRAINTS
-from lsl_lib.kernels import (_KERNEL_CONSTRAINTS, BLOCK_ELEMENTS, INNER_PRODUCT_KERNELS,
-                             check_kernel_params, kernel_matrix, squared_row_norms)
+from lsl_lib._core.validation import ITERATIVE_CONSTRAINTS, KERNEL_CONSTRAINTS
+from lsl_lib.kernels import check_kernel_params, kernel_matrix
 
 SAMPLINGS = ("uniform", "leverage")
-def _row_blocks(n, m):
-    """Slices of at most ``BLOCK_ELEMENTS / m`` rows covering ``range(n)``: an (rows, m)
-    kernel block stays bounded however large n is."""
-    rows = max(1, BLOCK_ELEMENTS // max(m, 1))
-    return [slice(start, start + rows) for start in range(0, n, rows)]
-
-
-def _dense_rows(X, indices):
-    """Rows of a dense or CSR X as a dense float64 array (only those rows are densified)."""
-    rows = X[indices]
-    return np.asarray(rows.toarray() if sp.issparse(rows) else rows, dtype=np.float64)
 
 
 def _kernel_diagonal(X, kernel, degree, coef0):
@@ -77,12 +76,6 @@ def _kernel_diagonal(X, kernel, degree, coef0):
         sq = squared_row_norms(X)
         return sq if kernel == "linear" else (sq + coef0) ** degree
     return np.ones(X.shape[0])
-
-
-def _zero_eigenvalue_threshold(eigenvalues):
-    """Eigenvalues of an m x m PSD matrix at or below :math:`\\sigma_{max} m \\epsilon`
-    are rounding noise, zero in exact arithmetic (NumPy's ``matrix_rank`` rule)."""
-    return max(eigenvalues.max(), 0.0) * eigenvalues.size * np.finfo(np.float64).eps
 
 
 def inverse_square_root(K):
@@ -111,7 +104,7 @@ def inverse_square_root(K):
     two orders of magnitude slower on two busy cores).
     """
     s, U = np.linalg.eigh(np.asarray(K, dtype=np.float64))
-    keep = s > _zero_eigenvalue_threshold(s)
+    keep = s > zero_eigenvalue_threshold(s)
     U = U[:, keep]
     return (U / np.sqrt(s[keep])) @ U.T
 
@@ -133,9 +126,9 @@ def _ridge_leverage_scores(X, sketch, kernel, gamma, degree, coef0):
         # the scores' limit as lam -> 0, 1 where k(x, x) > 0 (e.g. a linear kernel, zero rows).
         return (residual > 0).astype(np.float64), 0.0
     k = 1 if m == 1 else math.ceil(m / (4 * math.log(m)))
-    lam_sketch = max(sigma[k:].sum() / k, _zero_eigenvalue_threshold(sigma))
+    lam_sketch = max(sigma[k:].sum() / k, zero_eigenvalue_threshold(sigma))
     W = U / np.sqrt(sigma + lam_sketch)
-    for rows in _row_blocks(n, m):
+    for rows in row_blocks(n, m):
         V = kernel_matrix(X[rows], sketch, kernel, gamma, degree, coef0) @ W
         residual[rows] -= np.einsum("ij,ij->i", V, V)
     lam = n / m * lam_sketch
@@ -291,7 +284,7 @@ class Nystroem(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator)
 
     _parameter_constraints = {
         "n_components": [Interval(Integral, 1, None, closed="left")],
-        **_KERNEL_CONSTRAINTS,
+        **KERNEL_CONSTRAINTS,
         "sampling": [StrOptions(set(SAMPLINGS))],
         "random_state": ITERATIVE_CONSTRAINTS["random_state"],
     }
@@ -345,12 +338,12 @@ class Nystroem(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator)
             for stale in ("leverage_scores_", "lam_"):  # from an earlier fit with 'leverage'
                 self.__dict__.pop(stale, None)
         else:
-            sketch = _dense_rows(X, rng.choice(n, m, replace=False))
+            sketch = dense_rows(X, rng.choice(n, m, replace=False))
             self.leverage_scores_, self.lam_ = _ridge_leverage_scores(
                 X, sketch, self.kernel, self.gamma_, self.degree, self.coef0)
             indices = _weighted_sample_without_replacement(self.leverage_scores_, m, rng)
         self.component_indices_ = indices
-        self.components_ = _dense_rows(X, indices)
+        self.components_ = dense_rows(X, indices)
         self.normalization_ = inverse_square_root(self._kernel(self.components_, self.components_))
         return self
 
@@ -369,7 +362,7 @@ class Nystroem(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator)
         X = self._validate_X(X, reset=False)
         m = self.normalization_.shape[0]
         Z = np.empty((X.shape[0], m), dtype=X.dtype)
-        for rows in _row_blocks(X.shape[0], m):
+        for rows in row_blocks(X.shape[0], m):
             K = self._kernel(X[rows], self.components_)
             if Z.dtype == np.float64:
                 np.matmul(K, self.normalization_, out=Z[rows])

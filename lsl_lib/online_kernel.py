@@ -95,7 +95,7 @@ coordinate descent. It needs the output vector (``update='output'``).
 Two paths run the steps on the same index array (:mod:`lsl_lib._core.sampling`):
 :func:`online_kernel_numpy_chunk`, the readable reference, and the compiled
 :func:`online_kernel_numba_chunk`; same iterates, same cache hits and misses, on
-dense rows or CSR rows (inner-product kernels, :func:`lsl_lib.kernels.compiled_rows`).
+dense rows or CSR rows (inner-product kernels, :func:`lsl_lib._core.kernel_loops.compiled_rows`).
 :meth:`OnlineKernelClassifier.partial_fit` runs the same steps over a stream (see
 its Notes: the output vector of the current chunk starts from the kernel expansion).
 
@@ -154,15 +154,31 @@ from sklearn.utils.validation import validate_data
 
 from lsl_lib._core.backend import jit, resolve_backend
 from lsl_lib._core.classifier import ScoreClassifierMixin
+from lsl_lib._core.kernel_loops import (
+    INNER_PRODUCT_KERNELS,
+    compiled_rows,
+    kernel_column_numba,
+    sparse_kernel_column_numba,
+    take_lru_slot_numba,
+)
 from lsl_lib._core.random import check_random_state
-from lsl_lib._core.sampling import SCHEMES, sample_indices
 from lsl_lib._core.run_loop import run_chunks, unfitted_on_interrupt
+from lsl_lib._core.sampling import SCHEMES, sample_indices
 from lsl_lib._core.trace import Trace
-from lsl_lib._core.validation import ITERATIVE_CONSTRAINTS, check_n_classes, signed_binary_labels
-from lsl_lib.kernels import (_LEARNER_KERNEL_CONSTRAINTS, DEFAULT_KERNEL_EVALUATIONS,
-                             INNER_PRODUCT_KERNELS, cache_slots, check_kernel_params,
-                             compiled_rows, fitted_gamma, kernel_column, kernel_matrix,
-                             kernel_scores, sparse_kernel_column, take_lru_slot)
+from lsl_lib._core.validation import (
+    ITERATIVE_CONSTRAINTS,
+    LEARNER_KERNEL_CONSTRAINTS,
+    check_n_classes,
+    signed_binary_labels,
+)
+from lsl_lib.kernels import (
+    DEFAULT_KERNEL_EVALUATIONS,
+    cache_slots,
+    check_kernel_params,
+    fitted_gamma,
+    kernel_matrix,
+    kernel_scores,
+)
 
 MODELS = ("l1_svm", "l2_svm", "huber", "logistic", "exponential", "ls_svm", "l1_svm_l1",
           "l2_svm_l1")
@@ -320,11 +336,11 @@ def cached_column_numba(X, Xt, x_data, x_indices, x_indptr, x_sq_norms, buffer, 
                         degree, coef0, slots, slot_of, owner, last_used, counters, scratch):
     """:meth:`ColumnCache.column` compiled; the column is a view into ``slots`` (or ``scratch``).
 
-    Dense X comes as ``Xt = X.T`` in C order, which :func:`lsl_lib.kernels.kernel_column`
+    Dense X comes as ``Xt = X.T`` in C order, which :func:`lsl_lib.kernels.kernel_column_numba`
     reads so that its loops run along the n examples and vectorise. CSR X comes as the
-    arrays of :func:`lsl_lib.kernels.compiled_rows` (``x_indptr`` not empty; ``X`` and ``Xt``
+    arrays of :func:`lsl_lib._core.kernel_loops.compiled_rows` (``x_indptr`` not empty; ``X`` and ``Xt``
     are then empty placeholders) and ``buffer``, d zeros: the column is one pass over the
-    non-zeros of X (:func:`lsl_lib.kernels.sparse_kernel_column`).
+    non-zeros of X (:func:`lsl_lib.kernels.sparse_kernel_column_numba`).
     """
     counters[0] += 1
     s = slot_of[i]
@@ -338,14 +354,14 @@ def cached_column_numba(X, Xt, x_data, x_indices, x_indptr, x_sq_norms, buffer, 
     if slots.shape[0] == 0:
         col = scratch
     else:
-        s = take_lru_slot(i, slot_of, owner, last_used)
+        s = take_lru_slot_numba(i, slot_of, owner, last_used)
         last_used[s] = counters[0]
         col = slots[s]
     if x_indptr.shape[0] > 0:
-        sparse_kernel_column(kcode, x_data, x_indices, x_indptr, x_sq_norms, i, gamma, degree,
+        sparse_kernel_column_numba(kcode, x_data, x_indices, x_indptr, x_sq_norms, i, gamma, degree,
                              coef0, buffer, col)
     else:
-        kernel_column(kcode, Xt, X[i], gamma, degree, coef0, col)
+        kernel_column_numba(kcode, Xt, X[i], gamma, degree, coef0, col)
     return col
 
 
@@ -594,7 +610,7 @@ def online_kernel(X, y, model="l1_svm", *, C=1.0, eta=0.1, eta_decay=0.0, delta=
     naive = update == "naive"
     if path == "numba":
         # dense: columns of K are computed along the examples of X.T; CSR: a row of X is
-        # scattered into d zeros (sparse_kernel_column)
+        # scattered into d zeros (sparse_kernel_column_numba)
         Xt = np.ascontiguousarray(rows[0].T)
         buffer = np.zeros(X.shape[1] if sp.issparse(X) else 0)
     trace = Trace()
@@ -832,7 +848,7 @@ class OnlineKernelClassifier(ScoreClassifierMixin, BaseEstimator):
         "eta_decay": [Interval(Real, 0, None, closed="left")],
         "delta": [Interval(Real, 0, None, closed="neither")],
         "bias": ["boolean"],
-        **_LEARNER_KERNEL_CONSTRAINTS,
+        **LEARNER_KERNEL_CONSTRAINTS,
         "n_epochs": [Interval(Integral, 1, None, closed="left"), None],
         "update": [StrOptions(set(UPDATES))],
         "cache_size": [Interval(Real, 0, None, closed="left")],

@@ -83,17 +83,26 @@ from numbers import Integral
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.base import (BaseEstimator, ClassNamePrefixFeaturesOutMixin, TransformerMixin,
-                          _fit_context)
+from sklearn.base import (
+    BaseEstimator,
+    ClassNamePrefixFeaturesOutMixin,
+    TransformerMixin,
+    _fit_context,
+)
 from sklearn.utils._param_validation import Interval
 from sklearn.utils._set_output import _get_output_config
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from lsl_lib._core.backend import jit, resolve_backend
 from lsl_lib._core.random import SPLITMIX_GOLDEN, check_random_state, splitmix64
-from lsl_lib._core.validation import (FEATURE_MAP_CONSTRAINTS, ITERATIVE_CONSTRAINTS,
-                                     feature_map_dtype, memory_named)
-from lsl_lib.kernels import _KERNEL_CONSTRAINTS, check_kernel_params
+from lsl_lib._core.validation import (
+    FEATURE_MAP_CONSTRAINTS,
+    ITERATIVE_CONSTRAINTS,
+    KERNEL_CONSTRAINTS,
+    feature_map_dtype,
+    memory_named,
+)
+from lsl_lib.kernels import check_kernel_params
 
 #: Elements of the largest temporary array a block of the numpy reference builds.
 BLOCK_ELEMENTS = 2 ** 21
@@ -403,7 +412,7 @@ class RandomBinningFeatures(ClassNamePrefixFeaturesOutMixin, TransformerMixin, B
 
     _parameter_constraints = {
         "n_grids": [Interval(Integral, 1, None, closed="left")],
-        "gamma": _KERNEL_CONSTRAINTS["gamma"],
+        "gamma": KERNEL_CONSTRAINTS["gamma"],
         "n_components": [*FEATURE_MAP_CONSTRAINTS["n_components"], None],
         "dtype": FEATURE_MAP_CONSTRAINTS["dtype"],
         "sparse_output": ["boolean"],

@@ -51,26 +51,37 @@ from numbers import Integral
 import numpy as np
 import scipy.sparse as sp
 from scipy.special import hyp1f1
-from sklearn.base import (BaseEstimator, ClassNamePrefixFeaturesOutMixin, TransformerMixin,
-                          _fit_context)
+from sklearn.base import (
+    BaseEstimator,
+    ClassNamePrefixFeaturesOutMixin,
+    TransformerMixin,
+    _fit_context,
+)
 from sklearn.exceptions import NotFittedError
 from sklearn.utils._param_validation import StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from lsl_lib._core.backend import jit, resolve_backend
+from lsl_lib._core.hadamard import fwht, next_power_of_two
 from lsl_lib._core.random import check_random_state
 from lsl_lib._core.trig import cos_scaled, cos_sin_scaled
-from lsl_lib._core.validation import (FEATURE_MAP_CONSTRAINTS, FEATURE_VARIANTS,
-                                      ITERATIVE_CONSTRAINTS, block_sizes,
-                                     check_block_features, feature_map_dtype, memory_named,
-                                     n_frequencies)
-from lsl_lib.fastfood import fwht, next_power_of_two
-from lsl_lib.kernels import _KERNEL_CONSTRAINTS, check_kernel_params, kernel_matrix
+from lsl_lib._core.validation import (
+    FEATURE_MAP_CONSTRAINTS,
+    FEATURE_VARIANTS,
+    ITERATIVE_CONSTRAINTS,
+    KERNEL_CONSTRAINTS,
+    block_sizes,
+    check_block_features,
+    feature_map_dtype,
+    memory_named,
+    n_frequencies,
+)
+from lsl_lib.kernels import check_kernel_params, kernel_matrix
 
 #: The kernels with a frequency density in this module (the shift-invariant ones).
 RFF_KERNELS = ("gaussian", "laplacian", "cauchy")
 
-_FEATURE_CONSTRAINTS = {**FEATURE_MAP_CONSTRAINTS, "gamma": _KERNEL_CONSTRAINTS["gamma"],
+_FEATURE_CONSTRAINTS = {**FEATURE_MAP_CONSTRAINTS, "gamma": KERNEL_CONSTRAINTS["gamma"],
                         "backend": ITERATIVE_CONSTRAINTS["backend"]}
 
 

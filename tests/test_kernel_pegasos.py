@@ -3,19 +3,23 @@ and cache counts), the LRU cache behaves as designed, the estimator's contract."
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from conftest import svc_and_estimator_on_shared
 from sklearn.multiclass import OneVsRestClassifier
 from sklearn.svm import SVC
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from conftest import svc_and_estimator_on_shared
-
 import lsl_lib.kernel_pegasos as module
-from lsl_lib.datasets import (concentric_circles, load_digits, shared_data_dir,
-                              two_gaussian_blobs)
-from lsl_lib.kernel_pegasos import (KernelPegasosClassifier, KernelPegasosState, kernel_pegasos,
-                                    kernel_pegasos_numba_chunk, kernel_pegasos_numpy_chunk,
-                                    optimal_objective)
-from lsl_lib.kernels import INNER_PRODUCT_KERNELS, KERNELS, compiled_rows, kernel_matrix
+from lsl_lib._core.kernel_loops import compiled_rows
+from lsl_lib.datasets import concentric_circles, load_digits, shared_data_dir, two_gaussian_blobs
+from lsl_lib.kernel_pegasos import (
+    KernelPegasosClassifier,
+    KernelPegasosState,
+    kernel_pegasos,
+    kernel_pegasos_numba_chunk,
+    kernel_pegasos_numpy_chunk,
+    optimal_objective,
+)
+from lsl_lib.kernels import INNER_PRODUCT_KERNELS, KERNELS, kernel_matrix
 from lsl_lib.losses import get_loss, primal_objective
 from lsl_lib.pegasos import PegasosClassifier, reference_solution
 

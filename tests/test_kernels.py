@@ -1,6 +1,6 @@
 """Exact kernels against scikit-learn's, kernel ridge against scikit-learn's, the
-explicit polynomial map against the kernel, and the compiled kernel_raw, kernel_finish,
-kernel_column and exp_inplace, and the kernel caches' sizing and LRU slot choice."""
+explicit polynomial map against the kernel, and the compiled kernel_raw_numba, kernel_finish_numba,
+kernel_column_numba and exp_numba, and the kernel caches' sizing and LRU slot choice."""
 import itertools
 import math
 
@@ -12,13 +12,31 @@ from sklearn.metrics import pairwise
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 import lsl_lib.kernels as kernels_module
+from lsl_lib._core.kernel_loops import (
+    compiled_rows,
+    csr_int32,
+    exp_numba,
+    kernel_column_numba,
+    kernel_finish_numba,
+    kernel_raw_numba,
+    scatter_row_numba,
+    sparse_kernel_column_numba,
+    sparse_kernel_raw_numba,
+    take_lru_slot_numba,
+)
 from lsl_lib.datasets import load_shared, shared_data_dir
-from lsl_lib.kernels import (INNER_PRODUCT_KERNELS, KERNELS, KernelRidge, PolynomialFeatureMap,
-                             cache_slots, check_kernel_params, compiled_rows, csr_int32,
-                             exp_inplace, fitted_gamma, kernel_column, kernel_finish,
-                             kernel_matrix, kernel_raw, multiset_rank_tables,
-                             n_polynomial_features, scatter_row,
-                             sparse_kernel_column, sparse_kernel_raw, take_lru_slot)
+from lsl_lib.kernels import (
+    INNER_PRODUCT_KERNELS,
+    KERNELS,
+    KernelRidge,
+    PolynomialFeatureMap,
+    cache_slots,
+    check_kernel_params,
+    fitted_gamma,
+    kernel_matrix,
+    multiset_rank_tables,
+    n_polynomial_features,
+)
 
 rng = np.random.default_rng(0)
 X = rng.normal(size=(40, 5))
@@ -60,8 +78,8 @@ def test_gamma_none_is_one_over_d():
 @pytest.mark.parametrize("backend", ["numba", "numpy"])
 def test_kernel_raw_then_finish_equals_kernel_matrix(kernel, backend):
     code, gamma, degree, coef0 = check_kernel_params(kernel, 0.3, 3, 1.5)
-    raw = kernel_raw if backend == "numba" else kernel_raw.py_func
-    finish = kernel_finish if backend == "numba" else kernel_finish.py_func
+    raw = kernel_raw_numba if backend == "numba" else kernel_raw_numba.py_func
+    finish = kernel_finish_numba if backend == "numba" else kernel_finish_numba.py_func
     K = kernel_matrix(X[:6], Y[:7], kernel=kernel, gamma=0.3, degree=3, coef0=1.5)
     for i in range(6):
         row = np.array([raw(code, X[i], Y[j], gamma) for j in range(7)])
@@ -73,10 +91,10 @@ def test_kernel_raw_then_finish_equals_kernel_matrix(kernel, backend):
 def test_exp_inplace_matches_numpy(backend):
     z = np.concatenate([np.linspace(-708, 709, 20001), -np.logspace(-12, 2.5, 500), [0.0]])
     out = z.copy()
-    (exp_inplace if backend == "numba" else exp_inplace.py_func)(out)
+    (exp_numba if backend == "numba" else exp_numba.py_func)(out)
     np.testing.assert_allclose(out, np.exp(z), rtol=2e-15, atol=0)
     clamped = np.array([-1000.0])
-    exp_inplace(clamped)
+    exp_numba(clamped)
     assert clamped[0] == pytest.approx(np.exp(-708.0), rel=2e-15)  # clamped, not a subnormal
 
 
@@ -84,7 +102,7 @@ def test_exp_inplace_matches_numpy(backend):
 @pytest.mark.parametrize("backend", ["numba", "numpy"])
 def test_kernel_column_equals_kernel_matrix(kernel, backend):
     code, gamma, degree, coef0 = check_kernel_params(kernel, 0.3, 3, 1.5)
-    func = kernel_column if backend == "numba" else kernel_column.py_func
+    func = kernel_column_numba if backend == "numba" else kernel_column_numba.py_func
     Xt = np.ascontiguousarray(X.T)
     for i in range(3):
         out = np.empty(len(X))
@@ -102,7 +120,7 @@ def test_cache_slots_counts_whole_rows_of_float64():
 
 @pytest.mark.parametrize("backend", ["numba", "numpy"])
 def test_take_lru_slot_fills_empty_slots_first_then_evicts_the_least_recent(backend):
-    take = take_lru_slot if backend == "numba" else take_lru_slot.py_func
+    take = take_lru_slot_numba if backend == "numba" else take_lru_slot_numba.py_func
     slot_of = np.full(6, -1, dtype=np.int64)
     owner = np.full(3, -1, dtype=np.int64)
     last_used = np.full(3, -1, dtype=np.int64)
@@ -266,10 +284,10 @@ def test_sparse_kernel_column_and_raw_equal_kernel_matrix(kernel, backend):
     code, gamma, degree, coef0 = check_kernel_params(kernel, 0.3, 3, 1.5)
     _, data, indices, indptr, sq_norms = compiled_rows(A, kernel)
     assert indices.dtype == np.int32
-    column = sparse_kernel_column if backend == "numba" else sparse_kernel_column.py_func
-    raw = sparse_kernel_raw if backend == "numba" else sparse_kernel_raw.py_func
-    scatter = scatter_row if backend == "numba" else scatter_row.py_func
-    finish = kernel_finish if backend == "numba" else kernel_finish.py_func
+    column = sparse_kernel_column_numba if backend == "numba" else sparse_kernel_column_numba.py_func
+    raw = sparse_kernel_raw_numba if backend == "numba" else sparse_kernel_raw_numba.py_func
+    scatter = scatter_row_numba if backend == "numba" else scatter_row_numba.py_func
+    finish = kernel_finish_numba if backend == "numba" else kernel_finish_numba.py_func
     K = kernel_matrix(A.toarray(), kernel=kernel, gamma=0.3, degree=3, coef0=1.5)
     buffer = np.zeros(8)
     for i in (0, 4, 17):

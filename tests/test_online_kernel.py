@@ -6,20 +6,26 @@ import math
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from conftest import svc_and_estimator_on_shared
 from sklearn.multiclass import OneVsRestClassifier
 from sklearn.svm import SVC
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from conftest import svc_and_estimator_on_shared
-
+from lsl_lib._core.kernel_loops import compiled_rows
 from lsl_lib._core.sampling import sample_indices
-from lsl_lib.datasets import (checkerboard, concentric_circles, shared_data_dir,
-                              two_gaussian_blobs)
-from lsl_lib.kernels import (INNER_PRODUCT_KERNELS, check_kernel_params, compiled_rows,
-                             kernel_matrix)
-from lsl_lib.online_kernel import (MODELS, ColumnCache, OnlineKernelClassifier, cached_column_numba,
-                                   lambda_and_penalty, lambda_and_penalty_numba, margin_loss,
-                                   online_kernel, psi)
+from lsl_lib.datasets import checkerboard, concentric_circles, shared_data_dir, two_gaussian_blobs
+from lsl_lib.kernels import INNER_PRODUCT_KERNELS, check_kernel_params, kernel_matrix
+from lsl_lib.online_kernel import (
+    MODELS,
+    ColumnCache,
+    OnlineKernelClassifier,
+    cached_column_numba,
+    lambda_and_penalty,
+    lambda_and_penalty_numba,
+    margin_loss,
+    online_kernel,
+    psi,
+)
 
 L1_MODELS = ("exponential", "l1_svm_l1", "l2_svm_l1")
 Z = [-2.0, 0.3, 0.8, 1.0, 2.5]

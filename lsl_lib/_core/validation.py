@@ -6,7 +6,7 @@ ranges through ``_parameter_constraints``. What is left is what depends on the
 data: a batch size against n, labels against a loss.
 """
 from contextlib import contextmanager
-from numbers import Integral
+from numbers import Integral, Real
 
 import numpy as np
 import scipy.sparse as sp
@@ -14,6 +14,7 @@ from sklearn.utils._param_validation import Interval, Options, StrOptions
 from sklearn.utils.validation import _check_sample_weight
 
 from lsl_lib._core.backend import BACKENDS
+from lsl_lib._core.kernel_loops import KERNELS
 from lsl_lib._core.sampling import SCHEMES
 
 #: ``_parameter_constraints`` entries shared by every iterative estimator: the
@@ -80,6 +81,22 @@ def add_intercept_column(X):
         ones = sp.csr_matrix(np.ones((X.shape[0], 1), dtype=X.dtype))
         return sp.hstack([X, ones], format="csr", dtype=X.dtype)
     return np.hstack([X, np.ones((X.shape[0], 1), dtype=X.dtype)])
+
+
+#: ``_parameter_constraints`` entries of the kernel parameters.
+KERNEL_CONSTRAINTS = {
+    "kernel": [StrOptions(set(KERNELS))],
+    "gamma": [Interval(Real, 0, None, closed="neither"), None],
+    "degree": [Interval(Integral, 1, None, closed="left")],
+    "coef0": [Interval(Real, 0, None, closed="left")],
+}
+
+
+#: The kernel parameters of the exact kernel learners (:class:`lsl_lib.kernels.KernelRidge`,
+#: kernel Pegasos, the online kernel learner), whose ``gamma`` may also be ``'scale'``
+#: (:func:`lsl_lib.kernels.fitted_gamma`).
+LEARNER_KERNEL_CONSTRAINTS = {**KERNEL_CONSTRAINTS,
+                              "gamma": [*KERNEL_CONSTRAINTS["gamma"], StrOptions({"scale"})]}
 
 
 #: The two real forms of random Fourier features: a cos and a sin of each frequency, or
