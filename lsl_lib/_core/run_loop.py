@@ -37,7 +37,7 @@ import numpy as np
 CHUNK_SECONDS = 0.05
 #: Largest growth of a chunk's length over the last one's. Doubling made a 5 ms fit of
 #: 5 000 units run in 13 chunks, whose checks between them cost 10 % of it
-#: (benchmarks/README.md, issue 22 §6); eightfold makes it 5.
+#: (benchmarks/README.md, "The one run loop"); eightfold makes it 5.
 CHUNK_GROWTH = 8
 #: Growth of ``norm()`` over its value after the first chunk that counts as divergence.
 DIVERGENCE_GROWTH = 1e12

@@ -6,10 +6,9 @@ hw1_rademacher.ipynb``, generated from the master), ``new`` its replacement. A s
 of the solutions with that one replacement must score below full marks on ``question`` and full
 marks on every other autograded question (q2, q3, q4, q6, q7; q1 and q5 are derivations).
 
-The rows are those of the review of 2026-11-26 (section 2.3, the HW1 table) and a few more of the
-same kind. A wrong answer that RAISES in q2 or q3 is not listed: q4's complexity_curve calls
-those functions, so it also costs q4 (a wrong value does not: q4's tests accept the values of
-the student's own functions of q2 and q3).
+The rows are typical mistakes, one per row. A wrong answer that RAISES in q2 or q3 is not
+listed: q4's complexity_curve calls those functions, so it also costs q4 (a wrong value does
+not: q4's tests accept the values of the student's own functions of q2 and q3).
 
 Run time: every entry grades in about 10-20 s with otter on a loaded 2-core machine, except
 "q4 uses all of X" when the course's shared USPS data is present: the notebook's optional USPS

@@ -4,7 +4,7 @@ Each entry is ``(description, question, old, new)``: ``old`` is an exact substri
 cell of the master (and of the generated solutions notebook
 ``homework/autograder/hw2_kitchen_sinks_oracle/hw2_kitchen_sinks_oracle.ipynb``), ``new`` its
 replacement. With one replacement made, ``question`` must score below full marks and every other
-question full marks. The rows follow the review of 2026-11-26 (its HW2 mutation table, section 2.3).
+question full marks. The rows are typical mistakes, one per row.
 
 Not listed: Question 3 with ``math.sqrt`` (no broadcasting). Question 3's tests catch it, but the
 student's own Question 4 cell then raises when it computes ``bound_n`` for an array of n with those

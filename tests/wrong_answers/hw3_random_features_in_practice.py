@@ -1,4 +1,4 @@
-"""Typical wrong answers to homework 3 (the review of 2026-11-26, §2.3, and issue 24).
+"""Typical wrong answers to homework 3.
 
 ``WRONG_ANSWERS`` lists ``(description, question, old, new)``: ``old`` is an exact substring of a
 code solution cell of ``homework/masters/hw3_random_features_in_practice.ipynb`` (so of the
