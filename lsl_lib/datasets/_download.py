@@ -108,8 +108,7 @@ def fetch_libsvm(name, split="train", *, data_home=None, download_if_missing=Tru
 
     References
     ----------
-    C.-C. Chang and C.-J. Lin, LIBSVM data,
-    https://www.csie.ntu.edu.tw/~cjlin/libsvmtools/datasets/
+    C.-C. Chang and C.-J. Lin, LIBSVM data, :data:`LIBSVM_URL` (as :func:`load_shared`).
 
     Examples
     --------
