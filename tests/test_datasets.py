@@ -487,7 +487,7 @@ def test_load_covtype():
 
 
 def test_load_covtype_sample_ships_with_the_repository():
-    """The 12 000 rows of data/ (lecture 12 reads them on Binder, without ../shared)."""
+    """The 12 000 rows of data/ (lecture 12 reads them on Binder, without the shared data sets)."""
     X, y = load_covtype_sample()
     assert X.shape == (12000, 54) and X.dtype == np.float64 and y.dtype == np.int64
     assert 0.0 <= X.min() and X.max() <= 1.0
