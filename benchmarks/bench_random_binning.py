@@ -1,15 +1,15 @@
 """Random binning + a linear solver against random Fourier features + the same solver,
 at equal memory, on the covtype subsample (Rahimi and Recht 2007, Table 1, Forest Cover).
 
-- Data: the shared covtype subsample (92 962 rows, d = 54, ../shared/data), class 2
+- Data: the shared covtype subsample (92 962 rows, d = 54; set LSL_SHARED_DATA), class 2
   (lodgepole pine) against the rest, as in Rahimi and Recht's table; one permutation
   (seed 0): the first 75 000 rows train, the other 17 962 test (quick: 10 000 train rows).
   Skipped with a message when the shared data are absent.
 - Kernel: the Laplacian :math:`\\exp(-\\gamma\\|x - y\\|_1)` for both maps, each with its own
   width: binning gamma = 3 (of 1, 3, 10), RFF (Cauchy frequencies, sin-cos) gamma = 0.03
   (of 0.01, 0.03, 0.1, 0.3, 1, 3, 10), the best least-squares error of each on a
-  validation split of the training rows (60 000 / 15 000, tried 2026-11-24 at P = 50,
-  D = 76); the regularisation likewise (alpha of 0.1, 0.3, 1, 10 for binning; of 0.001,
+  validation split of the training rows (60 000 / 15 000, at P = 50, D = 76); the
+  regularisation likewise (alpha of 0.1, 0.3, 1, 10 for binning; of 0.001,
   0.1 for RFF; C = 1 of 0.1, 1 for LinearSVC). No test row was used to choose.
 - Equal memory: a CSR row of random binning holds P values (float64, 8 bytes) and P column
   indices (int32, 4 bytes), 12 P bytes; a dense RFF row of width D holds 8 D bytes. So
@@ -28,8 +28,8 @@ at equal memory, on the covtype subsample (Rahimi and Recht 2007, Table 1, Fores
   CSR (covtype is 78 % zeros); on 20 000 x 54 synthetic rows of the same sparsity when the
   shared data are absent.
 
-Rahimi and Recht's table (full Forest Cover, 522 910 training rows): Fourier + LS 11.6 %,
-Binning + LS 2.2 % (P = 50). Printed beside ours in the notes.
+Rahimi and Recht's table (full Forest Cover, 522 910 training rows; ``lsl_lib.papers``):
+Fourier + LS 11.6 %, Binning + LS 2.2 % (P = 50). Printed beside ours in the notes.
 """
 import warnings
 
@@ -39,15 +39,16 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.linear_model import Ridge
 from sklearn.svm import LinearSVC
 
-from common import progress, ratio_row, timed
+from common import ALPHA_BINNING, GAMMA_BINNING, N_TRAIN, progress, ratio_row, timed
 from lsl_lib.datasets import load_covtype, shared_data_dir
+from lsl_lib.papers import PAPER_ERRORS
 from lsl_lib.random_binning import RandomBinningFeatures, bin_indices, draw_grids
 from lsl_lib.random_features import RandomFourierFeatures
 
-GAMMA_BINNING, GAMMA_RFF = 3.0, 0.03
-ALPHA_BINNING, ALPHA_RFF = 0.3, 0.1
-N_TRAIN = 75_000
-PAPER = {"Fourier + LS": 0.116, "Binning + LS": 0.022}
+GAMMA_RFF, ALPHA_RFF = 0.03, 0.1
+#: Rahimi and Recht's Forest Cover errors, as fractions.
+PAPER = {"Fourier + LS": PAPER_ERRORS["forest_rff"] / 100,
+         "Binning + LS": PAPER_ERRORS["forest_binning"] / 100}
 
 
 def equal_memory_width(n_grids):
@@ -85,7 +86,7 @@ def _compare(n_grids, data, repeats):
         for kind, feature_map in maps.items():
             solver = _solvers(kind)[name]
 
-            def fit():
+            def fit(feature_map=feature_map, solver=solver):
                 Z = feature_map.fit_transform(X)
                 with warnings.catch_warnings():
                     warnings.simplefilter("ignore", ConvergenceWarning)
@@ -113,9 +114,9 @@ def _numba_rows(X, repeats):
     pitches, shifts = draw_grids(X.shape[1], 50, GAMMA_BINNING, np.random.default_rng(0))
     rows = []
     for name, data in (("dense", X), ("CSR", sp.csr_matrix(X))):
-        numpy_times = timed(lambda: bin_indices(data, pitches, shifts, backend="numpy"),
+        numpy_times = timed(lambda data=data: bin_indices(data, pitches, shifts, backend="numpy"),
                             repeats)
-        numba_times = timed(lambda: bin_indices(data, pitches, shifts, backend="numba"),
+        numba_times = timed(lambda data=data: bin_indices(data, pitches, shifts, backend="numba"),
                             repeats)
         rows.append(ratio_row(f"bin_indices numpy / numba, {name} ({X.shape[0]} x "
                               f"{X.shape[1]}, P=50)", numpy_times, numba_times,
@@ -127,8 +128,9 @@ def run(quick=False):
     repeats = 1 if quick else 3
     n_numba = 2000 if quick else 20_000
     if shared_data_dir() is None:
-        print("random_binning: the covtype subsample (../shared/data) is absent: the "
-              "binning-vs-RFF comparison is skipped; bin_indices is timed on synthetic rows.")
+        print("random_binning: the covtype subsample is absent (set LSL_SHARED_DATA to the folder "
+              "of the course's benchmark sets): the binning-vs-RFF comparison is skipped; "
+              "bin_indices is timed on synthetic rows.")
         rng = np.random.default_rng(0)
         X = rng.random((n_numba, 54)) * (rng.random((n_numba, 54)) < 0.22)
         return _numba_rows(X, repeats)

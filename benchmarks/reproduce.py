@@ -21,8 +21,9 @@ Groups of rows (``ROWS``), the settings in the constants below:
   The ridge penalty alpha (and on Adult and CPU the kernel width gamma) is chosen on a
   validation split of the training rows, never on the test rows. Forest also runs random
   binning (``lsl_lib.random_binning``, P = 50) + least squares with the settings of
-  ``bench_random_binning``, and both maps at three training-set sizes, to measure how the
-  error moves with n (the paper trains on 522 910 rows, the shared subsample has 92 962).
+  ``bench_random_binning`` (``common.GAMMA_BINNING``, ``common.ALPHA_BINNING``), and both maps
+  at three training-set sizes, to measure how the error moves with n (the paper trains on
+  522 910 rows, the shared subsample has 92 962).
 - ``pegasos``: Shalev-Shwartz et al., the linear table, cov1 (Covertype class 1 against the
   rest) with lambda = 1e-6 on the covtype subsample; Pegasos' last iterate (the paper's
   output) and lsl's suffix average, beside the optimum of the same problem by dual
@@ -33,13 +34,17 @@ Groups of rows (``ROWS``), the settings in the constants below:
   et al. 2011, the AMM paper's Table 3), on a9a and ijcnn1: lsl's AMM batch and online,
   linear Pegasos, Poly2 SVM and RBF SVM, and the lecture's BSGD and LLSVM, every
   hyper-parameter chosen on a validation split of the training rows, five runs of the
-  stochastic ones (``bench_budgeted.notes_comparison``). Its own table, between the markers
+  stochastic ones (:func:`notes_comparison`). Its own table, between the markers
   :data:`BUDGETED_BEGIN` and :data:`BUDGETED_END`; writing it also writes the rows into
-  ``data/budgeted_results.csv``, the file lecture 14 prints (it cannot read ../shared/data).
+  ``data/budgeted_results.csv``, the file lecture 14 prints (through
+  ``lsl_lib.papers.read_budgeted_results``: the lecture does not need the data sets).
 
-Data: ``../shared/data`` when present (``lsl_lib.datasets.shared_data_dir``), else the
-``fetch_*`` downloaders of ``lsl_lib.datasets`` (scikit-learn's data home); every row says
-where its data came from, and a row whose data cannot be had is kept with the reason.
+The papers' numbers come from ``lsl_lib.papers`` (the one copy, with their citations).
+
+Data: the shared data sets when ``LSL_SHARED_DATA`` names their folder
+(``lsl_lib.datasets.shared_data_dir``), else the ``fetch_*`` downloaders of
+``lsl_lib.datasets`` (scikit-learn's data home); every row says where its data came from, and a
+row whose data cannot be had is kept with the reason.
 Progress bars (``tqdm``) go to stderr; the table goes to stdout. Seeds are fixed.
 
 The README block lies between the two marker lines :data:`BEGIN` and :data:`END` of
@@ -48,6 +53,7 @@ budgeted rows are a table of their own (:func:`format_budgeted_table`), between
 :data:`BUDGETED_BEGIN` and :data:`BUDGETED_END`: a run writes each table that it has rows for.
 """
 import argparse
+import csv
 import datetime
 import math
 import os
@@ -57,53 +63,40 @@ import time
 import warnings
 from pathlib import Path
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import numpy as np
+import scipy.linalg
+from sklearn.base import clone
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.linear_model import Ridge
+from sklearn.svm import SVC
 
-import numpy as np  # noqa: E402
-import scipy.linalg  # noqa: E402
-from sklearn.base import clone  # noqa: E402
-from sklearn.exceptions import ConvergenceWarning  # noqa: E402
-from sklearn.linear_model import Ridge  # noqa: E402
-from sklearn.svm import SVC  # noqa: E402
-
-import bench_budgeted  # noqa: E402
-import bench_random_binning  # noqa: E402
-from common import progress, write_between_markers  # noqa: E402
-from lsl_lib import datasets  # noqa: E402
-from lsl_lib.coordinate_descent import DualCDClassifier, svm_objectives  # noqa: E402
-from lsl_lib.doubly_stochastic import DoublyStochasticClassifier  # noqa: E402
-from lsl_lib.kernel_pegasos import KernelPegasosClassifier  # noqa: E402
-from lsl_lib.kernels import fitted_gamma  # noqa: E402
-from lsl_lib.pegasos import PegasosClassifier  # noqa: E402
-from lsl_lib.random_binning import RandomBinningFeatures  # noqa: E402
-from lsl_lib.random_features import RandomFourierFeatures  # noqa: E402
+from common import (ALPHA_BINNING, BSGD_EPOCHS, GAMMA_BINNING, LLSVM_TOL, N_TRAIN,
+                    load_problem, progress, write_between_markers)
+from lsl_lib import datasets
+from lsl_lib.budgeted import (AdaptiveMultiHyperplaneClassifier, BudgetedKernelSGDClassifier,
+                              LowRankLinearizedSVC)
+from lsl_lib.coordinate_descent import DualCDClassifier, svm_objectives
+from lsl_lib.doubly_stochastic import DoublyStochasticClassifier
+from lsl_lib.kernel_pegasos import KernelPegasosClassifier
+from lsl_lib.kernels import PolynomialFeatureMap, fitted_gamma
+from lsl_lib.papers import (BUDGETED, BUDGETED_RESULTS_FIELDS, BUDGETED_RESULTS_FILE,
+                            PAPER_ERRORS, PAPER_RESULTS, PEGASOS_KERNEL, PEGASOS_LINEAR,
+                            RAHIMI_RECHT)
+from lsl_lib.pegasos import PegasosClassifier
+from lsl_lib.random_binning import RandomBinningFeatures
+from lsl_lib.random_features import RandomFourierFeatures
 
 README = Path(__file__).resolve().parent / "README.md"
 BEGIN = "<!-- reproduce.py writes this table: begin -->"
 END = "<!-- reproduce.py writes this table: end -->"
 
-RAHIMI_RECHT = "Rahimi & Recht 2007, Table 1"
-PEGASOS_LINEAR = "Shalev-Shwartz et al. 2011, linear table"
-PEGASOS_KERNEL = "Shalev-Shwartz et al. 2011, kernel table"
-BUDGETED = "Wang et al. 2011 (AMM), Table 3, as notes 000 quote it"
 BUDGETED_BEGIN = "<!-- reproduce.py writes the BudgetedSVM table: begin -->"
 BUDGETED_END = "<!-- reproduce.py writes the BudgetedSVM table: end -->"
 
-#: The papers' test errors in %, as the issue quotes them (key -> error).
-PAPER = {
-    "adult_rff": 14.9,        # Adult, Fourier + LS, D = 500
-    "cpu_rff": 3.6,           # CPU, Fourier + LS, D = 300 (RMS error / norm of the truth)
-    "forest_rff": 11.6,       # Forest Cover, Fourier + LS, D = 5000
-    "forest_binning": 2.2,    # Forest Cover, Binning + LS, P = 50
-    "cov1_pegasos": 23.2,     # cov1, lambda = 1e-6
-    "usps_kernel_pegasos": 0.457,  # USPS, Gaussian kernel
-}
-
 #: Random Fourier features + least squares. Widths D of the paper; the kernel widths tried
-#: on the validation split (Adult, CPU) or fixed (Forest: of 0.3, 1, 3, 10 at D = 4000, fit
-#: on 40 000 training rows and validated on 15 000 others, 2026-11-24: 15.9 %, 15.5 %,
-#: 15.1 %, 15.6 % validation error at the best alpha); the ridge penalties tried on the
-#: validation split.
+#: on the validation split (Adult, CPU) or fixed (Forest: chosen of 0.3, 1, 3, 10 at D = 4000
+#: on a validation split of the training rows, benchmarks/README.md, §reproduce.py); the ridge
+#: penalties tried on the validation split.
 RFF_SETTINGS = {
     "adult": dict(n_components=500, gammas=(0.01, 0.03, 0.1), alphas=(1e-3, 1e-1, 10.0)),
     "cpu": dict(n_components=300, alphas=(1e-6, 1e-4, 1e-2, 1.0)),
@@ -120,11 +113,12 @@ CPU_PREPROCESSING = {
     "standardised": (0.001, 0.003, 0.01, 0.03),
     "log, then standardised": (0.003, 0.01, 0.03, 0.1),
 }
-#: Share of the training rows held out to choose alpha (and gamma).
+#: Share of the training rows held out to choose the hyper-parameters (alpha and gamma of the
+#: random-feature rows; every setting of the budgeted rows).
 VALIDATION_SHARE = 0.2
 #: Forest Cover: training-set sizes of the trend, doubling up to all training rows; the
 #: paper's training set, to which the trend is extrapolated (an extrapolation, not a run).
-FOREST_SIZES = (9_375, 18_750, 37_500, bench_random_binning.N_TRAIN)
+FOREST_SIZES = (9_375, 18_750, 37_500, N_TRAIN)
 FOREST_PAPER_TRAIN = 522_910
 #: Pegasos on cov1: the paper's lambda; T = 10^7 steps (133 epochs of 75 000 rows,
 #: ten times 1/lambda); dual CD for up to 10 000 epochs (liblinear's projected-gradient test
@@ -133,15 +127,15 @@ COV1_LAM = 1e-6
 COV1_N_ITER = 10_000_000
 DUAL_CD_MAX_ITER = 10_000
 #: USPS, digit 0 against the rest: lambda = 1/n (C = 1), the Gaussian kernel with
-#: gamma = 'scale' (1/(d Var X), SVC's default), twenty epochs of kernel Pegasos (test errors
-#: 13, 13, 11 of 2 007 after 5, 10, 20 epochs, 2026-11-24; the exact SVM's: 11); doubly
-#: stochastic gradients with the classifier's defaults (blocks of 16 features, batches of
-#: 32, theta = 4) for 500 steps, 8 000 features (50, 42, 41 errors after 250, 500, 1 000
-#: steps; 1 000 take a minute: each step regenerates every earlier block).
+#: gamma = 'scale' (1/(d Var X), SVC's default), twenty epochs of kernel Pegasos (fewer stop
+#: short of the exact SVM's error); doubly stochastic gradients with the classifier's defaults
+#: (blocks of 16 features, batches of 32, theta = 4) for 500 steps, 8 000 features (more
+#: steps gain little and cost much: each step regenerates every earlier block). The errors
+#: at other lengths are in benchmarks/README.md, §reproduce.py.
 USPS_DIGIT = 0
 USPS_EPOCHS = 20
 DSG_STEPS = 500
-#: The BudgetedSVM rows: the data sets of ``bench_budgeted.notes_comparison``.
+#: The BudgetedSVM rows: the data sets of :func:`notes_comparison`.
 BUDGETED_SETS = ("a9a", "ijcnn1")
 
 #: The small slices of ``--quick`` (a smoke run: the numbers mean nothing).
@@ -205,11 +199,12 @@ def load_forest():
 
 
 def forest_split(quick):
-    """The split of ``bench_random_binning``: a permutation (seed 0), the first 75 000 rows
-    train, the other 17 962 test. Returns X, cover, X_test, cover_test, source."""
+    """The split of ``bench_random_binning``: a permutation (seed 0), the first
+    ``common.N_TRAIN`` (75 000) rows train, the other 17 962 test. Returns X, cover, X_test,
+    cover_test, source."""
     X, cover, source = load_forest()
     order = np.random.default_rng(0).permutation(len(X))
-    train, test = order[:bench_random_binning.N_TRAIN], order[bench_random_binning.N_TRAIN:]
+    train, test = order[:N_TRAIN], order[N_TRAIN:]
     if quick:
         train, test = train[:QUICK["forest_sizes"][-1]], test[:QUICK["forest_test"]]
     return X[train], cover[train], X[test], cover[test], source
@@ -281,7 +276,7 @@ def rff_least_squares(X, t, X_test, t_test, *, n_components, gamma, alphas, size
     t_sum, saved, elapsed, val_scores = 0.0, {}, 0.0, {}
     weights_val = None
     bounds = sorted(set(range(0, n, block)) | set(snapshots) | {0})
-    for start, stop in progress(list(zip(bounds[:-1], bounds[1:])), desc=desc):
+    for start, stop in progress(list(zip(bounds[:-1], bounds[1:], strict=True)), desc=desc):
         tic = time.perf_counter()
         Z = features.transform(X[start:stop])
         if start >= fit_end:  # validation rows: scored before they are accumulated
@@ -356,7 +351,7 @@ def adult_rows(quick=False):
                      desc="Adult", **settings)
     D = settings["n_components"]
     return [_row("adult", RAHIMI_RECHT, "Adult (a9a): income > 50 k$, binary",
-                 f"Fourier (Gaussian, D = {D}) + least squares", PAPER["adult_rff"],
+                 f"Fourier (Gaussian, D = {D}) + least squares", PAPER_ERRORS["adult_rff"],
                  fit["result"]["error"], fit["result"]["seconds"],
                  f"{source}; {X.shape[0]:,} train / {X_test.shape[0]:,} test",
                  f"γ = {fit['gamma']:g}, α = {fit['alpha']:g} chosen on {fit['n_val']:,} "
@@ -397,7 +392,7 @@ def cpu_rows(quick=False):
         rows.append(_row(
             "cpu", RAHIMI_RECHT, "CPU (cpu_act): % time in user mode, regression",
             f"Fourier (Gaussian, D = {D}) + least squares; features {name}",
-            PAPER["cpu_rff"] if i == 0 else None, fit["result"]["error"],
+            PAPER_ERRORS["cpu_rff"] if i == 0 else None, fit["result"]["error"],
             fit["result"]["seconds"],
             f"{source}; {len(train):,} train / {len(test):,} test (random split, seed 0)",
             ("error = ‖ŷ − y‖ / ‖y‖ on the test rows; " if i == 0 else "")
@@ -435,11 +430,10 @@ def forest_rows(quick=False):
     data = f"{source}; {{n:,}} train / {X_test.shape[0]:,} test"
     results = {"rff": [fit["sizes"][n] for n in sizes], "binning": []}
     P = 50
-    bench = bench_random_binning
-    _warm_up(RandomBinningFeatures(n_grids=P, gamma=bench.GAMMA_BINNING), X)
+    _warm_up(RandomBinningFeatures(n_grids=P, gamma=GAMMA_BINNING), X)
     for n in progress(sizes, desc="Forest, binning"):
-        features = RandomBinningFeatures(n_grids=P, gamma=bench.GAMMA_BINNING, random_state=0)
-        solver = Ridge(alpha=bench.ALPHA_BINNING, solver="lsqr")
+        features = RandomBinningFeatures(n_grids=P, gamma=GAMMA_BINNING, random_state=0)
+        solver = Ridge(alpha=ALPHA_BINNING, solver="lsqr")
         tic = time.perf_counter()
         solver.fit(features.fit_transform(X[:n]), t[:n])
         seconds = time.perf_counter() - tic
@@ -448,16 +442,16 @@ def forest_rows(quick=False):
             seconds=seconds, cells=features.n_components_))
     rows = []
     for kind, method, paper, settings_note in (
-            ("rff", f"Fourier (Gaussian, D = {D}) + least squares", PAPER["forest_rff"],
+            ("rff", f"Fourier (Gaussian, D = {D}) + least squares", PAPER_ERRORS["forest_rff"],
              f"γ = {gamma:g} (fixed, see the README), α = {fit['alpha']:g} chosen on rows "
              f"{X.shape[0] - n_val:,}-{X.shape[0]:,} of the training set, fit on the ones "
              f"before; normal equations in row blocks"),
             ("binning", f"Binning (Laplacian, P = {P}) + least squares",
-             PAPER["forest_binning"],
-             f"γ = {bench.GAMMA_BINNING:g}, α = {bench.ALPHA_BINNING:g} (bench_random_binning's,"
+             PAPER_ERRORS["forest_binning"],
+             f"γ = {GAMMA_BINNING:g}, α = {ALPHA_BINNING:g} (bench_random_binning's,"
              f" chosen on a validation split); lsqr on the sparse features")):
         errors = [r["error"] for r in results[kind]]
-        for n, r in zip(sizes, results[kind]):
+        for n, r in zip(sizes, results[kind], strict=True):
             last = n == sizes[-1]
             cells = f"{r['cells']:,} occupied cells" if kind == "binning" else ""
             note = (f"{settings_note}; {cells + '; ' if cells else ''}{_trend_note(sizes, errors)}"
@@ -513,7 +507,7 @@ def pegasos_rows(quick=False):
         seconds = time.perf_counter() - tic
         f = objective(model.coef_.ravel())
         rows.append(_row("pegasos", PEGASOS_LINEAR, task, f"Pegasos, T = {n_iter:,} "
-                         f"({n_iter / n:.0f} epochs), {label}", PAPER["cov1_pegasos"],
+                         f"({n_iter / n:.0f} epochs), {label}", PAPER_ERRORS["cov1_pegasos"],
                          _error(model.decision_function(X_test), y_test, "classification"),
                          seconds, data,
                          f"f(w) = {f:.4f}, above the optimum by at most {f - f_lower:.4f}"))
@@ -556,7 +550,7 @@ def usps_rows(quick=False):
         tic = time.perf_counter()
         model.fit(X, y)
         seconds = time.perf_counter() - tic
-        paper = PAPER["usps_kernel_pegasos"] if method.startswith("kernel Pegasos") else None
+        paper = PAPER_ERRORS["usps_kernel_pegasos"] if method.startswith("kernel Pegasos") else None
         rows.append(_row("usps", PEGASOS_KERNEL, task, method, paper,
                          _error(model.decision_function(X_test), y_test, "classification"),
                          seconds, data, f"γ = {gamma:.4f} ('scale'); "
@@ -564,16 +558,235 @@ def usps_rows(quick=False):
     return rows
 
 
+# --- the notes' results table, measured: lsl's rows beside it on a9a and ijcnn1 -----------
+
+#: Hyper-parameters are chosen on a validation split of the training rows (never on the test
+#: rows): a permutation with this seed, the last VALIDATION_SHARE of it held out. The
+#: stochastic learners are scored on it with VALIDATION_SEEDS seeds (the mean is compared),
+#: then refitted on all training rows with RUN_SEEDS seeds: the test error's mean and
+#: standard deviation over those runs, as the paper's five reshuffled runs.
+VALIDATION_SEED = 1
+VALIDATION_SEEDS = (0, 1, 2)
+RUN_SEEDS = (0, 1, 2, 3, 4)
+#: The paper's grid of lambda for AMM and Pegasos.
+LAM_GRID = (1e-2, 1e-3, 1e-4, 1e-5, 1e-6, 1e-7)
+#: AMM as the paper ran it: B = 50 per class (the toolbox's default), pruning every 10 000
+#: steps with c = 10; batch: five passes, the first online (lsl's batch mode); online: one.
+AMM_COMPARISON = {"AMM batch": dict(mode="batch", n_epochs=5),
+                  "AMM online": dict(mode="online", n_epochs=1)}
+AMM_BUDGET = 50
+#: The Poly2 SVM: the degree-2 map of (gamma x.x' + 1)^2 (lsl_lib.kernels.PolynomialFeatureMap
+#: on sqrt(gamma) x) and a linear SVM by dual coordinate descent (lsl's DualCDClassifier,
+#: liblinear's solver, hinge loss), as Chang et al. 2010 train it with LIBLINEAR: gamma and C
+#: on the validation split.
+POLY2_GRID = dict(gamma=(0.1, 1.0), C=(0.01, 0.1, 1.0))
+#: The exact RBF SVM (scikit-learn's SVC, libsvm's SMO): C and gamma on the validation split.
+SVC_GRID = {"a9a": dict(C=(1.0, 10.0), gamma=(0.01, 0.05)),
+            "ijcnn1": dict(C=(1.0, 10.0), gamma=(0.5, 1.0, 2.0))}
+#: The lecture's budgeted kernel machines beside the paper's columns, with the RBF SVM's
+#: chosen gamma and C (BSGD: lam = 1/(C n), five epochs, merging; LLSVM: random landmarks).
+EXTRA_BUDGETS = {"BSGD (merging)": 100, "LLSVM (random landmarks)": 500}
+#: The small slices and grids of ``quick`` (a smoke run: the numbers mean nothing).
+QUICK_COMPARISON = dict(n_train=2000, n_test=3000, lam_grid=(1e-3, 1e-5), seeds=(0, 1),
+                        poly2=dict(gamma=(1.0,), C=(0.1,)),
+                        svc=dict(C=(1.0,), gamma=(0.05,)), budgets=20)
+#: The committed file of the measured rows, which lecture 14 prints without the data sets
+#: (``lsl_lib.papers.read_budgeted_results``); :func:`write_results_file` writes it.
+RESULTS_FILE = BUDGETED_RESULTS_FILE
+
+
+def _validation_split(n):
+    order = np.random.default_rng(VALIDATION_SEED).permutation(n)
+    n_val = round(VALIDATION_SHARE * n)
+    return order[:n - n_val], order[n - n_val:]
+
+
+def _model_error(model, X, y):
+    return 100.0 * float(np.mean(model.predict(X) != y))
+
+
+def _choose(candidates, make, X, y, fit_rows, val_rows, seeds):
+    """The candidate of least mean validation error: dict(best, validation={candidate:
+    error %}). ``make(candidate, seed)`` returns an unfitted model."""
+    validation = {}
+    for candidate in candidates:
+        validation[candidate] = float(np.mean([
+            _model_error(make(candidate, seed).fit(X[fit_rows], y[fit_rows]), X[val_rows],
+                         y[val_rows])
+            for seed in seeds]))
+    return min(candidates, key=validation.get), validation
+
+
+def _runs(make, X, y, X_test, y_test, seeds, size):
+    """Fit on all training rows with each seed: test errors, fit seconds, model sizes."""
+    errors, seconds, sizes = [], [], []
+    for seed in seeds:
+        model = make(seed)
+        start = time.perf_counter()
+        model.fit(X, y)
+        seconds.append(time.perf_counter() - start)
+        errors.append(_model_error(model, X_test, y_test))
+        sizes.append(size(model))
+    return errors, seconds, sizes
+
+
+class Poly2SVM:
+    """The Poly2 SVM: :class:`~lsl_lib.kernels.PolynomialFeatureMap` (degree 2, coef0 1) on
+    sqrt(gamma) x, then :class:`~lsl_lib.coordinate_descent.DualCDClassifier` (hinge). The
+    map is part of the fit (its time counts, as in Chang et al.'s training times)."""
+
+    def __init__(self, gamma, C, random_state=0):
+        self.gamma, self.C, self.random_state = gamma, C, random_state
+
+    def _map(self, X):
+        return self.features_.transform(X * np.sqrt(self.gamma))
+
+    def fit(self, X, y):
+        self.features_ = PolynomialFeatureMap(degree=2).fit(X)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            self.svm_ = DualCDClassifier(C=self.C, random_state=self.random_state).fit(
+                self._map(X), y)
+        return self
+
+    def predict(self, X):
+        return self.svm_.predict(self._map(X))
+
+
+def _describe(grid_name, chosen, validation):
+    tried = ", ".join(f"{_fmt(c)}: {v:.2f} %" for c, v in validation.items())
+    return f"{grid_name} = {_fmt(chosen)} chosen on the validation split ({tried})"
+
+
+def _fmt(candidate):
+    if isinstance(candidate, tuple):
+        return "(" + ", ".join(f"{v:g}" for v in candidate) + ")"
+    return f"{candidate:g}"
+
+
+def notes_comparison(name, quick=False, progress_bar=True):
+    """lsl's counterparts of the notes' results table on ``name`` ('a9a' or 'ijcnn1'): the
+    five columns (AMM batch and online, linear Pegasos, Poly2 SVM, RBF SVM) and the lecture's
+    BSGD and LLSVM, every hyper-parameter chosen on a validation split of the training rows.
+
+    Returns
+    -------
+    rows : list of dict
+        One per method, with the fields of ``BUDGETED_RESULTS_FIELDS`` but ``command`` and
+        ``date``, plus ``validation`` (candidate -> validation error %) and ``errors`` (the
+        test error of each run).
+    data : dict
+        ``source``, ``n_train``, ``n_test``, ``n_features``.
+    """
+    q = QUICK_COMPARISON if quick else None
+    X, y, X_test, y_test, source = load_problem(
+        name, q["n_train"] if q else None, q["n_test"] if q else None)
+    fit_rows, val_rows = _validation_split(X.shape[0])
+    lam_grid = q["lam_grid"] if q else LAM_GRID
+    val_seeds = q["seeds"] if q else VALIDATION_SEEDS
+    run_seeds = q["seeds"] if q else RUN_SEEDS
+    rows = []
+    steps = progress(total=7, desc=f"{name}: the notes' table") if progress_bar else None
+
+    def add(method, model, settings, errors, seconds, sizes, validation):
+        rows.append(dict(
+            data=name, method=method, lsl_model=model, settings=settings,
+            error_mean=float(np.mean(errors)),
+            error_sd=float(np.std(errors, ddof=1)) if len(errors) > 1 else 0.0,
+            runs=len(errors), fit_seconds=float(np.mean(seconds)),
+            model_size=float(np.mean(sizes)), n_train=X.shape[0], n_test=X_test.shape[0],
+            validation=validation, errors=errors))
+        if steps is not None:
+            steps.update()
+
+    def hyperplanes(model):
+        return int(model.n_hyperplanes_.sum())
+
+    for method, params in AMM_COMPARISON.items():
+        def make_amm(lam, seed, params=params):
+            return AdaptiveMultiHyperplaneClassifier(lam=lam, budget=AMM_BUDGET, **params,
+                                                     random_state=seed)
+        lam, validation = _choose(lam_grid, make_amm, X, y, fit_rows, val_rows, val_seeds)
+        add(method, f"AdaptiveMultiHyperplaneClassifier(mode='{params['mode']}', "
+                    f"n_epochs={params['n_epochs']}, budget={AMM_BUDGET})",
+            _describe("λ", lam, validation),
+            *_runs(lambda seed, lam=lam: make_amm(lam, seed), X, y, X_test, y_test, run_seeds,
+                   hyperplanes), validation)
+
+    def make_pegasos(lam, seed):
+        return PegasosClassifier(lam=lam, random_state=seed)
+    lam, validation = _choose(lam_grid, make_pegasos, X, y, fit_rows, val_rows, val_seeds)
+    add("Linear (Pegasos)", "PegasosClassifier (lsl's defaults: hinge, suffix average)",
+        _describe("λ", lam, validation),
+        *_runs(lambda seed: make_pegasos(lam, seed), X, y, X_test, y_test, run_seeds,
+               lambda m: 1), validation)
+
+    grid = q["poly2"] if q else POLY2_GRID
+    candidates = [(g, C) for g in grid["gamma"] for C in grid["C"]]
+    best, validation = _choose(candidates, lambda c, seed: Poly2SVM(*c, random_state=seed),
+                               X, y, fit_rows, val_rows, (0,))
+    add("Poly2 SVM", "PolynomialFeatureMap(degree=2) on √γ·x + DualCDClassifier(C), hinge",
+        _describe("(γ, C)", best, validation),
+        *_runs(lambda seed: Poly2SVM(*best, random_state=seed), X, y, X_test, y_test, (0,),
+               lambda m: m.features_.n_output_features_), validation)
+
+    grid = q["svc"] if q else SVC_GRID[name]
+    candidates = [(C, g) for C in grid["C"] for g in grid["gamma"]]
+    svc, validation = _choose(candidates, lambda c, seed: SVC(C=c[0], gamma=c[1]), X, y,
+                              fit_rows, val_rows, (0,))
+    add("RBF SVM", "scikit-learn's SVC (libsvm)", _describe("(C, γ)", svc, validation),
+        *_runs(lambda seed: SVC(C=svc[0], gamma=svc[1]), X, y, X_test, y_test, (0,),
+               lambda m: len(m.support_)), validation)
+
+    C, gamma = svc
+    budgets = {k: (q["budgets"] if q else B) for k, B in EXTRA_BUDGETS.items()}
+    B = budgets["BSGD (merging)"]
+    add(f"BSGD (merging), B = {B}", "BudgetedKernelSGDClassifier(maintenance='merging')",
+        f"the RBF SVM's γ = {gamma:g} and C = {C:g} (λ = 1/(C n)), {BSGD_EPOCHS} epochs",
+        *_runs(lambda seed: BudgetedKernelSGDClassifier(
+            lam=1.0 / (C * X.shape[0]), budget=B, maintenance="merging",
+            n_iter=BSGD_EPOCHS * X.shape[0], gamma=gamma, random_state=seed),
+            X, y, X_test, y_test, run_seeds, lambda m: len(m.support_vectors_)), {})
+    B = budgets["LLSVM (random landmarks)"]
+    add(f"LLSVM (random landmarks), B = {B}", "LowRankLinearizedSVC(landmarks='random')",
+        f"the RBF SVM's γ = {gamma:g} and C = {C:g}; dual CD at tol {LLSVM_TOL:g}",
+        *_runs(lambda seed: LowRankLinearizedSVC(budget=B, gamma=gamma, C=C, tol=LLSVM_TOL,
+                                                 random_state=seed),
+               X, y, X_test, y_test, run_seeds, lambda m: len(m.landmarks_)), {})
+    if steps is not None:
+        steps.close()
+    return rows, dict(source=source, n_train=X.shape[0], n_test=X_test.shape[0],
+                      n_features=X.shape[1])
+
+
+def write_results_file(rows, command, path=None):
+    """Write the measured rows (of :func:`notes_comparison`) as CSV, each labelled with the
+    command and the date that produced it (``path``: :data:`RESULTS_FILE` when None)."""
+    path = RESULTS_FILE if path is None else Path(path)
+    today = datetime.date.today().isoformat()
+    with open(path, "w", newline="", encoding="utf-8") as f:
+        writer = csv.DictWriter(f, BUDGETED_RESULTS_FIELDS, lineterminator="\n")
+        writer.writeheader()
+        for r in rows:
+            writer.writerow({**{k: r[k] for k in BUDGETED_RESULTS_FIELDS[:-2]},
+                             "error_mean": f"{r['error_mean']:.2f}",
+                             "error_sd": f"{r['error_sd']:.2f}",
+                             "fit_seconds": f"{r['fit_seconds']:.3g}",
+                             "model_size": f"{r['model_size']:g}",
+                             "command": command, "date": today})
+    return path
+
+
 def budgeted_rows(quick=False):
     """The notes' results table beside lsl's rows, per data set (``quick``: the small
-    slices and grids of ``bench_budgeted.QUICK_COMPARISON``)."""
+    slices and grids of :data:`QUICK_COMPARISON`)."""
     rows = []
     for name in progress(BUDGETED_SETS, desc="BudgetedSVM"):
-        measured, data = bench_budgeted.notes_comparison(name, quick=quick)
+        measured, data = notes_comparison(name, quick=quick)
         where = f"{data['source']}; {data['n_train']:,} train / {data['n_test']:,} test"
         generated = data["source"] != "shared data"
         for r in measured:
-            paper = bench_budgeted.PAPER_RESULTS.get((name, r["method"]))
+            paper = PAPER_RESULTS.get((name, r["method"]))
             if generated:  # not the paper's data: no comparison
                 paper = None
             row = _row("budgeted", BUDGETED, f"{name}: binary", r["method"],
@@ -721,7 +934,7 @@ def main(argv=None):
         print(f"\nwritten into {README}", file=sys.stderr)
         measured = [r["measured"] for r in rows if "measured" in r]
         if measured:
-            path = bench_budgeted.write_results_file(
+            path = write_results_file(
                 measured, command(args.quick, args.only) + (" --write" if args.write else ""))
             print(f"written into {path}", file=sys.stderr)
     return 0 if all(r["error"] is None or math.isfinite(r["error"]) for r in rows) else 1

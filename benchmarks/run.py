@@ -6,31 +6,28 @@
 
 Ratios are peer time / lsl time (or numpy reference / numba path): above 1 means lsl
 is faster. min / median / max are over paired repeats; 'met' compares the median with
-the target of the issue. Absolute seconds depend on the machine, ratios much less.
+the benchmark's target. Absolute seconds depend on the machine, ratios much less.
 """
 import argparse
-import os
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-
-import bench_budgeted  # noqa: E402
-import bench_coordinate_descent  # noqa: E402
-import bench_distributed  # noqa: E402
-import bench_doubly_stochastic  # noqa: E402
-import bench_elm  # noqa: E402
-import bench_fastfood  # noqa: E402
-import bench_import  # noqa: E402
-import bench_kernel_approximation_error  # noqa: E402
-import bench_kernel_pegasos  # noqa: E402
-import bench_kitchen_sinks  # noqa: E402
-import bench_nystroem  # noqa: E402
-import bench_online_kernel  # noqa: E402
-import bench_pegasos  # noqa: E402
-import bench_random_binning  # noqa: E402
-import bench_random_features  # noqa: E402
-import bench_stochastic_gradient  # noqa: E402
-from common import print_table, progress  # noqa: E402
+import bench_budgeted
+import bench_coordinate_descent
+import bench_distributed
+import bench_doubly_stochastic
+import bench_elm
+import bench_fastfood
+import bench_import
+import bench_kernel_approximation_error
+import bench_kernel_pegasos
+import bench_kitchen_sinks
+import bench_nystroem
+import bench_online_kernel
+import bench_pegasos
+import bench_random_binning
+import bench_random_features
+import bench_stochastic_gradient
+from common import print_table, progress
 
 BENCHMARKS = {"import": bench_import, "pegasos": bench_pegasos,
               "kernel_pegasos": bench_kernel_pegasos, "online_kernel": bench_online_kernel,

@@ -33,7 +33,9 @@ def estimators_with_numba_paths():
     for module_name in lsl_lib._SUBMODULES:
         module = importlib.import_module(f"lsl_lib.{module_name}")
         for name, cls in inspect.getmembers(module, inspect.isclass):
-            if (issubclass(cls, BaseEstimator) and cls.__module__ == module.__name__
+            defined_here = (cls.__module__ == module.__name__
+                            or cls.__module__.startswith(module.__name__ + "."))
+            if (issubclass(cls, BaseEstimator) and defined_here  # a package's parts count
                     and not name.startswith("_")
                     and "backend" in inspect.signature(cls).parameters):
                 found.append((name, cls))
@@ -84,7 +86,7 @@ def main():
             short = {key: value for key, value in SHORT_RUN.items()
                      if key in estimator.get_params()}
             estimator.set_params(**short, **params)
-            for layout, X in Xs.items():
+            for X in Xs.values():
                 for kind in kinds:
                     try:
                         with warnings.catch_warnings():

@@ -33,8 +33,8 @@ from pathlib import Path
 # One BLAS/OpenMP thread in each test process and in the kernels it starts (nbval's, the
 # browser test's JupyterLab): the tests run one worker per core (pytest-xdist), and a second
 # BLAS thread on a core that another process keeps busy makes BLAS-heavy notebooks several
-# times slower (measured for binder/start: lecture 07 118 s against 22 s). Set before numpy
-# is imported; a value already in the environment wins.
+# times slower (binder/start sets the same, for the same reason). Set before numpy is
+# imported; a value already in the environment wins.
 for _variable in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_variable, "1")
 
@@ -162,7 +162,7 @@ def stop_process(process):
         process.wait()
 
 
-#: Ctrl-C must stop a fit within this many seconds (issue 22: "within one second").
+#: Ctrl-C must stop a fit within this many seconds.
 INTERRUPT_SECONDS = 1.0
 
 # A child started from a background job of a shell script (CI runs a test session so) inherits

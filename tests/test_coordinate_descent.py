@@ -798,7 +798,8 @@ def test_defaults_score_as_scikit_learns_peers_on_real_data():
         r2_score(yd_test, ridge_ref.predict(Xd_test) + b), abs=1e-3)
 
 
-@pytest.mark.skipif(shared_data_dir() is None, reason="the shared data (LSL_SHARED_DATA) is absent")
+@pytest.mark.skipif(shared_data_dir() is None,
+                    reason="set LSL_SHARED_DATA to the folder of the course's benchmark sets")
 def test_block_cd_kernel_ridge_defaults_on_raw_and_standardised_cpu_act():
     """The review's D20: BlockCDKernelRidge() scored R^2 -20.5 on raw cpu_act, whose
     features spread up to 10^6: with gamma = 1/d the kernel matrix was the identity and the

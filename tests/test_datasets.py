@@ -17,12 +17,13 @@ from sklearn.model_selection import train_test_split
 from sklearn.preprocessing import StandardScaler
 from sklearn.svm import LinearSVC
 
-from lsl_lib import datasets
 from lsl_lib.datasets import (
-    LIBSVM_SETS, checkerboard, concentric_circles, fetch_covtype, fetch_cpu_act, fetch_libsvm,
-    linear_teacher, load_breast_cancer, load_covtype, load_covtype_sample, load_digits,
-    load_shared, load_svmlight, load_usps, mean_stream, shared_data_dir, two_gaussian_blobs,
+    LIBSVM_SETS, MAJORITY_TEST_ERROR, checkerboard, concentric_circles, fetch_covtype,
+    fetch_cpu_act, fetch_libsvm, linear_teacher, load_breast_cancer, load_covtype,
+    load_covtype_sample, load_digits, load_shared, load_svmlight, load_usps, mean_stream,
+    same_shape, shared_data_dir, two_gaussian_blobs,
 )
+from lsl_lib.datasets import _download
 
 # (generator, kwargs, expected n_features)
 BINARY_GENERATORS = [
@@ -160,6 +161,35 @@ def test_mean_stream_sgd_is_running_mean():
     assert_allclose(iterates, np.cumsum(x) / np.arange(1, 501), rtol=1e-12)
 
 
+@pytest.mark.parametrize("name, d, positives", [("ijcnn1", 22, 0.10), ("a9a", 123, 0.24)])
+def test_same_shape_has_the_real_sets_width_and_share_of_positives(name, d, positives):
+    X, y, X_test, y_test = same_shape(name, 3000, 500, random_state=0)
+    assert X.shape == (3000, d) and X_test.shape == (500, d)
+    assert sp.issparse(X) == (name == "a9a") and y.dtype == np.float64
+    assert set(np.unique(np.concatenate([y, y_test])).tolist()) == {-1.0, 1.0}
+    assert abs(np.mean(np.concatenate([y, y_test]) == 1.0) - positives) < 0.03
+    again = same_shape(name, 3000, 500, random_state=0)
+    assert_array_equal(again[1], y) and assert_array_equal(again[3], y_test)
+
+
+def test_same_shape_gives_lecture_14s_numbers():
+    """The set lecture 14 fits (its committed outputs were computed on these arrays)."""
+    X, y, X_test, y_test = same_shape("ijcnn1", 12000, 2000, random_state=0)
+    assert X.shape == (12000, 22) and X_test.shape == (2000, 22)
+    assert (y.sum(), y_test.sum()) == (-9236.0, -1542.0)
+    assert X.sum() == pytest.approx(58.86781132132153, rel=1e-12)
+    assert X_test.sum() == pytest.approx(34.570668566808465, rel=1e-12)
+
+
+def test_same_shape_defaults_to_the_real_sizes_and_checks_its_input():
+    X, _, X_test, _ = same_shape("a9a")
+    assert X.shape == (32561, 123) and X_test.shape == (16281, 123)
+    with pytest.raises(ValueError, match="name"):
+        same_shape("w8a", 10, 10)
+    with pytest.raises(ValueError, match="n_test"):
+        same_shape("ijcnn1", 10, 0)
+
+
 # ------------------------------------------------------------------ bad input
 @pytest.mark.parametrize("func, kwargs, match", [
     (two_gaussian_blobs, dict(n_samples=1), "n_samples"),
@@ -242,12 +272,12 @@ def test_digits_split_reproducible_and_seeded():
     a = load_digits(test_size=0.25, random_state=1)
     b = load_digits(test_size=0.25, random_state=1)
     c = load_digits(test_size=0.25, random_state=2)
-    for u, v in zip(a, b):
+    for u, v in zip(a, b, strict=True):
         assert_array_equal(u, v)
     assert not np.array_equal(a[3], c[3])
     g1 = load_digits(test_size=0.25, random_state=np.random.default_rng(9))
     g2 = load_digits(test_size=0.25, random_state=np.random.default_rng(9))
-    for u, v in zip(g1, g2):
+    for u, v in zip(g1, g2, strict=True):
         assert_array_equal(u, v)
 
 
@@ -348,11 +378,16 @@ def test_shared_data_dir_env(tmp_path, monkeypatch):
         load_shared("a9a")
 
 
-def test_shared_data_dir_default(monkeypatch):
-    monkeypatch.delenv("LSL_SHARED_DATA", raising=False)
-    from pathlib import Path
-    expected = Path(datasets.__file__).resolve().parents[2] / "shared" / "data"
-    assert shared_data_dir() == (expected if expected.is_dir() else None)
+@pytest.mark.parametrize("value", [None, ""])
+def test_shared_data_dir_is_the_variable_only(monkeypatch, value):
+    """No fallback to a folder beside the repository: unset or empty means absent."""
+    if value is None:
+        monkeypatch.delenv("LSL_SHARED_DATA", raising=False)
+    else:
+        monkeypatch.setenv("LSL_SHARED_DATA", value)
+    assert shared_data_dir() is None
+    with pytest.raises(FileNotFoundError, match="set LSL_SHARED_DATA"):
+        load_usps()
 
 
 def test_load_shared_from_fake_folder(tmp_path, monkeypatch):
@@ -369,7 +404,7 @@ def test_load_shared_from_fake_folder(tmp_path, monkeypatch):
 
 needs_shared = pytest.mark.skipif(
     shared_data_dir() is None,
-    reason="shared benchmark data not found (set LSL_SHARED_DATA or place ../shared/data)",
+    reason="set LSL_SHARED_DATA to the folder of the course's benchmark sets",
 )
 
 
@@ -388,9 +423,19 @@ def test_load_shared_a9a():
 
 @needs_shared
 def test_load_shared_a9a_fits_linear_svc():
-    # the issue's reproducer: liblinear takes only int32 indices
+    # liblinear takes only int32 indices: int64 ones made this fit fail
     clf = LinearSVC().fit(*load_shared("a9a"))
     assert clf.score(*load_shared("a9a", split="test")) > 0.84
+
+
+@needs_shared
+@pytest.mark.parametrize("name", sorted(MAJORITY_TEST_ERROR))
+def test_majority_class_errors_are_the_test_sets(name):
+    _, y = load_shared(name)
+    _, y_test = load_shared(name, "test")
+    majority = 1.0 if np.mean(y == 1.0) > 0.5 else -1.0
+    assert 100 * np.mean(y_test != majority) == pytest.approx(MAJORITY_TEST_ERROR[name],
+                                                              abs=0.005)
 
 
 @needs_shared
@@ -442,7 +487,7 @@ def test_load_covtype():
 
 
 def test_load_covtype_sample_ships_with_the_repository():
-    """The 12 000 rows of data/ (lecture 12 reads them on Binder, without ../shared)."""
+    """The 12 000 rows of data/ (lecture 12 reads them on Binder, without the shared data sets)."""
     X, y = load_covtype_sample()
     assert X.shape == (12000, 54) and X.dtype == np.float64 and y.dtype == np.int64
     assert 0.0 <= X.min() and X.max() <= 1.0
@@ -563,7 +608,7 @@ def libsvm_site(tmp_path, monkeypatch):
         ("127.0.0.1", 0), functools.partial(Handler, directory=str(root)))
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
-    monkeypatch.setattr(datasets, "LIBSVM_URL", f"http://127.0.0.1:{server.server_port}/")
+    monkeypatch.setattr(_download, "LIBSVM_URL", f"http://127.0.0.1:{server.server_port}/")
     monkeypatch.setenv("LSL_SHARED_DATA", str(tmp_path / "no_shared_data"))
     yield root, served
     server.shutdown()
@@ -610,7 +655,7 @@ def test_fetch_libsvm_malformed_download_names_the_line(libsvm_site, tmp_path):
 
 
 def test_fetch_libsvm_offline_says_what_to_do(tmp_path, monkeypatch):
-    monkeypatch.setattr(datasets, "LIBSVM_URL", _closed_port_url())
+    monkeypatch.setattr(_download, "LIBSVM_URL", _closed_port_url())
     monkeypatch.setenv("LSL_SHARED_DATA", str(tmp_path / "no_shared_data"))
     home = tmp_path / "home"
     with pytest.raises(ConnectionError, match="could not download 'ijcnn1'") as info:
@@ -633,7 +678,7 @@ def test_fetch_libsvm_offline_says_what_to_do(tmp_path, monkeypatch):
 
 
 def test_fetch_libsvm_offline_sample_of_a9a(tmp_path, monkeypatch):
-    monkeypatch.setattr(datasets, "LIBSVM_URL", _closed_port_url())
+    monkeypatch.setattr(_download, "LIBSVM_URL", _closed_port_url())
     monkeypatch.setenv("LSL_SHARED_DATA", str(tmp_path / "no_shared_data"))
     for split, n in [("train", 2000), ("test", 1000)]:
         with pytest.warns(UserWarning, match="sample of 'a9a'"):
@@ -649,7 +694,7 @@ def test_fetch_libsvm_prefers_the_shared_folder(tmp_path, monkeypatch):
     with bz2.open(shared / "cod-rna.bz2", "wt") as f:
         f.write("1 1:0.5\n-1 8:2\n")
     monkeypatch.setenv("LSL_SHARED_DATA", str(shared))
-    monkeypatch.setattr(datasets, "LIBSVM_URL", _closed_port_url())
+    monkeypatch.setattr(_download, "LIBSVM_URL", _closed_port_url())
     X, y = fetch_libsvm("cod-rna", data_home=tmp_path / "home")
     assert X.shape == (2, 8)
     assert_array_equal(y, [1.0, -1.0])
@@ -668,7 +713,7 @@ def test_fetch_libsvm_bad_input(kwargs, match):
 
 
 def test_libsvm_sets_table():
-    for name, (folder, train, test, n_features) in LIBSVM_SETS.items():
+    for folder, train, test, n_features in LIBSVM_SETS.values():
         assert folder in ("binary", "multiclass", "regression")
         assert isinstance(train, str) and (test is None or isinstance(test, str))
         assert n_features >= 1
@@ -689,7 +734,8 @@ def test_openml_and_sklearn_fetchers_say_what_to_do_offline(tmp_path, monkeypatc
 
 @pytest.mark.skipif(
     shared_data_dir() is None or not (shared_data_dir() / "pmlb_197_cpu_act.tsv.gz").is_file(),
-    reason="../shared/data (or $LSL_SHARED_DATA) with pmlb_197_cpu_act.tsv.gz is absent")
+    reason="set LSL_SHARED_DATA to the folder of the course's benchmark sets "
+           "(with pmlb_197_cpu_act.tsv.gz)")
 def test_fetch_cpu_act_reads_the_shared_copy():
     X, y = fetch_cpu_act()
     assert X.shape == (8192, 21) and y.shape == (8192,)

@@ -710,8 +710,9 @@ def test_ctrl_c_stops_a_long_fit_within_a_second(method):
 
 # --- defaults on real data (the review's D13 and D20) ---------------------------------------
 
-_needs_shared = pytest.mark.skipif(shared_data_dir() is None,
-                                   reason="shared datasets absent (set LSL_SHARED_DATA)")
+_needs_shared = pytest.mark.skipif(
+    shared_data_dir() is None,
+    reason="set LSL_SHARED_DATA to the folder of the course's benchmark sets")
 
 
 @_needs_shared

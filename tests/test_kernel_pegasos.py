@@ -237,7 +237,8 @@ def test_defaults_adapt_to_the_feature_scale():
     assert narrow.score(X_test, y_test) < 0.6
 
 
-@pytest.mark.skipif(shared_data_dir() is None, reason="the shared datasets are absent")
+@pytest.mark.skipif(shared_data_dir() is None,
+                    reason="set LSL_SHARED_DATA to the folder of the course's benchmark sets")
 @pytest.mark.parametrize("name", ["a9a", "ijcnn1"])
 def test_defaults_land_within_a_point_of_svc_on_real_data(name):
     peer, ours = svc_and_estimator_on_shared(name, KernelPegasosClassifier(random_state=0))

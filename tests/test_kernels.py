@@ -371,7 +371,8 @@ def test_kernel_ridge_defaults_adapt_to_the_feature_scale():
     assert ours > 0.8 and width < 0.1
 
 
-@pytest.mark.skipif(shared_data_dir() is None, reason="the shared datasets (a9a) are absent")
+@pytest.mark.skipif(shared_data_dir() is None,
+                    reason="set LSL_SHARED_DATA to the folder of the course's benchmark sets")
 def test_kernel_ridge_defaults_on_a9a_beat_scikit_learns_defaults():
     X_train, y_train = load_shared("a9a")
     X_test, y_test = load_shared("a9a", "test")

@@ -514,8 +514,9 @@ def test_defaults_match_linear_svc_on_generated_data():
     assert reg.score(Xr[2000:], yr[2000:]) > ols - 0.01
 
 
-_needs_shared = pytest.mark.skipif(shared_data_dir() is None,
-                                   reason="shared datasets absent (set LSL_SHARED_DATA)")
+_needs_shared = pytest.mark.skipif(
+    shared_data_dir() is None,
+    reason="set LSL_SHARED_DATA to the folder of the course's benchmark sets")
 
 
 @_needs_shared

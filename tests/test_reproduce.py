@@ -1,5 +1,7 @@
-"""benchmarks/reproduce.py: the README writer, the quick run, the papers' numbers, and the
-block-wise least squares against scikit-learn's Ridge on the whole feature matrix."""
+"""benchmarks/reproduce.py: the README writer, the quick run, the papers' numbers against the
+lecture notes, and the block-wise least squares against scikit-learn's Ridge on the whole
+feature matrix."""
+import importlib.util
 import math
 import sys
 from pathlib import Path
@@ -8,15 +10,38 @@ import numpy as np
 import pytest
 from sklearn.linear_model import Ridge
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+from lsl_lib import papers
+from lsl_lib.datasets import shared_data_dir
+from lsl_lib.random_features import RandomFourierFeatures
 
-import reproduce  # noqa: E402
-from lsl_lib.datasets import shared_data_dir  # noqa: E402
-from lsl_lib.random_features import RandomFourierFeatures  # noqa: E402
+BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
+SKIP_REASON = "set LSL_SHARED_DATA to the folder of the course's benchmark sets"
 
-#: The papers' test errors in %, as issue 14 quotes them.
-ISSUE_NUMBERS = {"adult_rff": 14.9, "cpu_rff": 3.6, "forest_rff": 11.6, "forest_binning": 2.2,
-                 "cov1_pegasos": 23.2, "usps_kernel_pegasos": 0.457}
+
+def _load(name):
+    """``benchmarks/<name>.py`` as a module named ``name``, loaded from its path."""
+    spec = importlib.util.spec_from_file_location(name, BENCHMARKS / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _load_reproduce():
+    """reproduce.py, whose ``from common import ...`` finds benchmarks/common.py as a run of
+    ``python benchmarks/reproduce.py`` does (beside it): common is loaded from its path and
+    offered under its name while reproduce.py loads, and withdrawn after."""
+    saved = sys.modules.get("common")
+    sys.modules["common"] = _load("common")
+    try:
+        return _load("reproduce")
+    finally:
+        if saved is None:
+            del sys.modules["common"]
+        else:
+            sys.modules["common"] = saved
+
+
+reproduce = _load_reproduce()
 
 
 @pytest.fixture(scope="module")
@@ -69,7 +94,7 @@ def test_quick_run_is_printed_not_written_unless_asked(tmp_path, monkeypatch, qu
     before = path.read_text(encoding="utf-8")
     results = tmp_path / "budgeted_results.csv"
     monkeypatch.setattr(reproduce, "README", path)
-    monkeypatch.setattr(reproduce.bench_budgeted, "RESULTS_FILE", results)
+    monkeypatch.setattr(reproduce, "RESULTS_FILE", results)
     monkeypatch.setattr(reproduce, "run", lambda quick, only: quick_rows)
     assert reproduce.main(["--quick"]) == 0
     assert path.read_text(encoding="utf-8") == before and not results.exists()
@@ -85,10 +110,10 @@ def test_quick_run_is_printed_not_written_unless_asked(tmp_path, monkeypatch, qu
     assert reproduce.format_table(quick_rows).count("\n") == 1 + sum(
         r["group"] != "budgeted" for r in quick_rows)
     # and the rows the lecture prints, labelled with the command that produced them
-    rows = reproduce.bench_budgeted.read_results_file(results)
+    rows = papers.read_budgeted_results(results)
     assert len(rows) == len(budgeted)
     assert {r["command"] for r in rows} == {"python benchmarks/reproduce.py --quick --write"}
-    for row, r in zip(rows, budgeted):
+    for row, r in zip(rows, budgeted, strict=True):
         assert row["method"] == r["method"] and row["data"] in r["task"]
         assert row["error_mean"] == pytest.approx(r["error"], abs=0.005)
     # writing again with only the budgeted group leaves the main table alone
@@ -102,13 +127,9 @@ def test_quick_run_is_printed_not_written_unless_asked(tmp_path, monkeypatch, qu
 
 # --- the papers' numbers ----------------------------------------------------------------
 
-def test_paper_numbers_are_the_ones_the_issue_quotes():
-    assert reproduce.PAPER == ISSUE_NUMBERS
-
-
 def test_the_table_prints_the_papers_numbers(quick_rows):
     table = reproduce.format_table(quick_rows)
-    for key, value in ISSUE_NUMBERS.items():
+    for key, value in papers.PAPER_ERRORS.items():
         text = f"{value:.3f}" if key == "usps_kernel_pegasos" else f"{value:.1f}"
         assert f"| {text} % |" in table, key
     paper_rows = {(r["group"], r["paper_error"]) for r in quick_rows if r["paper_error"]}
@@ -117,10 +138,36 @@ def test_the_table_prints_the_papers_numbers(quick_rows):
 
 
 def _notes():
-    """The lecture notes' text (notes 000), or None where ../shared is absent."""
-    path = Path(__file__).resolve().parents[1].parent / "shared" / "lecture-notes"
-    files = sorted(path.glob("000_*.txt")) if path.is_dir() else []
+    """The lecture notes' text (notes 000), read from the folder ``lecture-notes`` beside the
+    shared data sets, or None."""
+    folder = shared_data_dir()
+    path = None if folder is None else folder.parent / "lecture-notes"
+    files = sorted(path.glob("000_*.txt")) if path is not None and path.is_dir() else []
     return files[0].read_text(encoding="utf-8") if files else None
+
+
+def _notes_row(notes, label):
+    """The cells of the notes' table row whose first cell starts with ``label``."""
+    rows = [line.split("\t") for line in notes.splitlines() if line.startswith(label)]
+    assert len(rows) == 1, label
+    return rows[0]
+
+
+def test_paper_errors_are_the_notes():
+    """Each error of lsl_lib.papers.PAPER_ERRORS is the cell the notes print: Rahimi & Recht's
+    Table 1 (Fourier + LS, Binning + LS columns) and the Pegasos paper's tables (Pegasos'
+    column; the notes' text spells cov1 "covl")."""
+    notes = _notes()
+    if notes is None:
+        pytest.skip(SKIP_REASON + " (the lecture notes are read beside it)")
+    cells = {"adult_rff": ("Adult classification", 1), "cpu_rff": ("CPU regression", 1),
+             "forest_rff": ("Forest Cover classification", 1),
+             "forest_binning": ("Forest Cover classification", 2),
+             "cov1_pegasos": ("covl\t", 1), "usps_kernel_pegasos": ("USPS\t", 1)}
+    assert set(cells) == set(papers.PAPER_ERRORS)
+    for key, (label, column) in cells.items():
+        cell = _notes_row(notes, label)[column]
+        assert f"{papers.PAPER_ERRORS[key]:g}%" in cell, (key, cell)
 
 
 def test_budgeted_tables_are_the_notes_verbatim():
@@ -128,35 +175,28 @@ def test_budgeted_tables_are_the_notes_verbatim():
     notes is the data set, the five errors, the five times, tab-separated)."""
     notes = _notes()
     if notes is None:
-        pytest.skip("the lecture notes (../shared/lecture-notes) are not here")
-    budgeted = reproduce.bench_budgeted
-    for method, cells in budgeted.NOTES_COMPLEXITY.items():
+        pytest.skip(SKIP_REASON + " (the lecture notes are read beside it)")
+    for method, cells in papers.NOTES_COMPLEXITY.items():
         assert "\t".join((method, *cells)) in notes, method
-    for name, (errors, times) in budgeted.NOTES_RESULTS.items():
+    for name, (errors, times) in papers.NOTES_RESULTS.items():
         assert "\t".join((name, *errors, *times)) in notes, name
-    assert budgeted.render(budgeted.NOTES_COMPLEXITY["BSGD"][0]) == "O(N·(C + S)·B)"
-    paper = budgeted.PAPER_RESULTS
+
+
+def test_budgeted_paper_results_parse_the_notes_cells():
+    assert papers.latex_to_text(papers.NOTES_COMPLEXITY["BSGD"][0]) == "O(N·(C + S)·B)"
+    paper = papers.PAPER_RESULTS
     assert (paper[("a9a", "AMM online")]["error"], paper[("a9a", "AMM online")]["sd"]) == \
         (16.44, 0.23)
     assert paper[("ijcnn1", "RBF SVM")]["error"] == 1.31
     assert paper[("ijcnn1", "Poly2 SVM")]["seconds"] == 11.0
-    assert budgeted.TARGET_ERROR == pytest.approx(3.40)
-
-
-def test_majority_class_errors_are_the_test_sets():
-    if shared_data_dir() is None:
-        pytest.skip("../shared/data is not here")
-    for name, error in reproduce.bench_budgeted.MAJORITY_TEST_ERROR.items():
-        _, y, _, y_test, _ = reproduce.bench_budgeted.load_problem(name)
-        majority = 1.0 if np.mean(y == 1.0) > 0.5 else -1.0
-        assert 100 * np.mean(y_test != majority) == pytest.approx(error, abs=0.005), name
+    assert paper[("ijcnn1", "AMM batch")]["error"] == 2.40
 
 
 def test_budgeted_settings_are_chosen_on_held_out_training_rows_only():
     """The validation split holds out 20 % of the training rows (disjoint, all covered, the
     same split every time), and the candidate of least mean validation error over the seeds
     wins: the test rows are never an argument."""
-    budgeted = reproduce.bench_budgeted
+    budgeted = reproduce
     fit_rows, val_rows = budgeted._validation_split(1000)
     assert len(val_rows) == 200 and len(np.intersect1d(fit_rows, val_rows)) == 0
     assert sorted(np.concatenate([fit_rows, val_rows])) == list(range(1000))
@@ -191,8 +231,8 @@ def test_budgeted_results_file_round_trip(tmp_path):
     rows = [dict(data="a9a", method="AMM batch", lsl_model="AMM(...)", settings="λ = 1e-3, ...",
                  error_mean=15.123, error_sd=0.0456, runs=5, fit_seconds=1.23456,
                  model_size=21.4, n_train=32561, n_test=16281, validation={}, errors=[])]
-    path = reproduce.bench_budgeted.write_results_file(rows, "python x.py", tmp_path / "r.csv")
-    (row,) = reproduce.bench_budgeted.read_results_file(path)
+    path = reproduce.write_results_file(rows, "python x.py", tmp_path / "r.csv")
+    (row,) = papers.read_budgeted_results(path)
     assert row["error_mean"] == 15.12 and row["error_sd"] == 0.05 and row["runs"] == 5
     assert row["fit_seconds"] == 1.23 and row["model_size"] == 21.4
     assert row["command"] == "python x.py" and len(row["date"]) == 10
