@@ -20,8 +20,8 @@ def _check_iterations(n_iter, parameter, largest):
             f"{parameter.split('=')[0]} to at most {largest}.")
 
 
-#: ``fit`` looks at the kernel on this many rows of X, evenly spaced (a 100 x 100 block costs
-#: 0.1 ms; at 200 x 200 a multithreaded BLAS took 13 ms on a busy two-core machine) ...
+#: ``fit`` looks at the kernel on this many rows of X, evenly spaced (a block small enough to
+#: cost nothing beside a fit; timed in benchmarks/README.md, §Budgeted kernel machines) ...
 FLAT_KERNEL_ROWS = 100
 #: ... and warns when its values there differ by less than this fraction of their size.
 FLAT_KERNEL_SPREAD = 1e-3
