@@ -1,4 +1,4 @@
-"""Budgeted kernel machines, the oracles of issue 13.
+"""Budgeted kernel machines: their oracles.
 
 BSGD: without maintenance it is kernel Pegasos, the budget holds, the golden-section merge
 against a grid, each maintenance's weight degradation against a direct computation. AMM: its
@@ -6,7 +6,7 @@ two paths agree and it reduces to multiclass Pegasos with one hyperplane per cla
 with every point a landmark it is the exact kernel SVM. numpy == numba, scikit-learn's
 contract, and bad input rejected before any compiled code runs.
 
-Issue 22 (at the end): the iterates do not depend on where the run loop's chunks end, Ctrl-C
+At the end: the iterates do not depend on where the run loop's chunks end, Ctrl-C
 stops a fit within a second, sample weights are removed or repeated rows where the algorithm
 makes that exact, a budget above n is lowered to n, too many iterations and a flat kernel are
 named.
@@ -23,17 +23,21 @@ from sklearn.svm import LinearSVC
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 import lsl_lib._core.run_loop as run_loop
-import lsl_lib.budgeted as module
+import lsl_lib.budgeted._amm as amm_module
+import lsl_lib.budgeted._bsgd as bsgd_module
+import lsl_lib.budgeted._llsvm as llsvm_module
 from lsl_lib._core.backend import resolve_backend
 from lsl_lib._core.classifier import ScoreClassifierMixin
 from lsl_lib.budgeted import (AMM_MODES, GOLDEN_ITERATIONS, MAINTENANCES,
                               AdaptiveMultiHyperplaneClassifier,
                               BudgetedKernelSGDClassifier, BudgetedSGDState,
                               LowRankLinearizedSVC, amm, amm_assignments, amm_numpy_chunk,
-                              amm_objective, bsgd, bsgd_objective, golden_section_arrays,
-                              golden_section_numpy, maintain_numba, merge_objective,
-                              merge_position_numpy, merging_numpy, projection_numpy,
-                              prune_hyperplanes, removal_numpy, support_and_coefficients)
+                              amm_objective, bsgd, bsgd_objective, count_kernel_evaluations,
+                              golden_section_numpy, merge_objective, merge_position_numpy,
+                              merging_numpy, projection_numpy, prune_hyperplanes, removal_numpy,
+                              support_and_coefficients)
+from lsl_lib.budgeted._maintenance import (_golden_section_numba, _merge_position_numba,
+                                           _merging_numba, _projection_numba, _removal_numba)
 from lsl_lib.coordinate_descent import svm_objectives
 from lsl_lib.datasets import concentric_circles, load_digits
 from lsl_lib.kernel_pegasos import KernelPegasosClassifier, kernel_pegasos, optimal_objective
@@ -120,8 +124,8 @@ def test_golden_section_merge_against_a_grid(norm_m, norm_n, cross, k_mn):
     resolve_backend("numba")  # without numba: reported as skipped here (see conftest.py)
     for lo in (0.0, 1.0, -5.0):  # the compiled search, on each bracket
         hi = lo + (1.0 if lo == 0.0 else 5.0)
-        compiled = golden_section_arrays(np.full(1, lo), np.full(1, hi), norm_m, np.full(1, norm_n),
-                                         np.full(1, cross), np.full(1, log_k))
+        compiled = _golden_section_numba(np.full(1, lo), np.full(1, hi), norm_m,
+                                         np.full(1, norm_n), np.full(1, cross), np.full(1, log_k))
         assert compiled[0] == pytest.approx(
             golden_section_numpy(lo, hi, norm_m, norm_n, cross, log_k), abs=1e-12)
 
@@ -160,10 +164,11 @@ def _copy(state):
 def test_each_maintenance_reports_its_exact_weight_degradation(maintenance, n_columns):
     """||Delta||^2 returned = ||w_before - w_after||^2 computed from the full kernel matrix;
     removal's is ||A_p||^2 k(x_p, x_p) (polynomial kernel: k(x, x) != 1); projection never
-    degrades more than removal; merging picks the best partner; numba agrees."""
+    degrades more than removal; merging picks the best partner. (Its compiled twin: the
+    next test.)"""
     kernel, params = ("gaussian", (0.3, 3, 1.0)) if maintenance == "merging" else (
         "polynomial", (None, 2, 1.0))
-    code, gamma, degree, coef0 = check_kernel_params(kernel, *params, n_features=5)
+    _, gamma, degree, coef0 = check_kernel_params(kernel, *params, n_features=5)
     before = _state(12, 5, n_columns, seed=n_columns)  # degree 2 in R^5: 21 > 11 dimensions
     after = _copy(before)
     if maintenance == "removal":
@@ -192,21 +197,80 @@ def test_each_maintenance_reports_its_exact_weight_degradation(maintenance, n_co
     assert after.m == 11
     assert loss == pytest.approx(_degradation_directly(before, after, kernel, gamma, degree,
                                                        coef0), rel=1e-7, abs=1e-10)
-    resolve_backend("numba")
-    compiled = _copy(before)
-    compiled.m, compiled_loss = maintain_numba(compiled.sv, compiled.svT, compiled.A,
-                                               compiled.source,
-                                               compiled.position, 12,
-                                               MAINTENANCES.index(maintenance), code, gamma,
-                                               degree, coef0)
-    assert compiled.m == 11 and compiled_loss == pytest.approx(loss, rel=1e-10)
-    np.testing.assert_allclose(compiled.A, after.A, rtol=1e-10, atol=1e-10 * np.abs(after.A).max())
-    np.testing.assert_allclose(compiled.sv, after.sv, rtol=1e-12)
-    np.testing.assert_array_equal(compiled.svT, compiled.sv.T)
-    np.testing.assert_array_equal(compiled.source, after.source)
     kept = after.source[:after.m][after.source[:after.m] >= 0]
     np.testing.assert_array_equal(after.position[kept], np.flatnonzero(after.source >= 0))
     assert np.sum(after.position >= 0) == len(kept)
+
+
+def _maintain(maintenance, state, kernel, code, gamma, degree, coef0, path):
+    """One maintenance on ``state`` by the reference or by its compiled twin (the twin
+    that ``_bsgd_numba_chunk`` calls for this strategy); returns ||Delta||^2."""
+    if path == "numpy":
+        if maintenance == "removal":
+            return removal_numpy(state, kernel, gamma, degree, coef0)
+        if maintenance == "projection":
+            return projection_numpy(state, kernel, gamma, degree, coef0)
+        return merging_numpy(state, gamma)
+    arrays = (state.sv, state.svT, state.A, state.source, state.position, state.m)
+    if maintenance == "removal":
+        state.m, degradation = _removal_numba(*arrays, code, gamma, degree, coef0)
+    elif maintenance == "projection":
+        state.m, degradation = _projection_numba(*arrays, code, gamma, degree, coef0)
+    else:
+        state.m, degradation = _merging_numba(*arrays, gamma)
+    return degradation
+
+
+@pytest.mark.parametrize("maintenance,kernel,params", [
+    ("removal", "polynomial", (None, 2, 1.0)),
+    ("removal", "gaussian", (0.3, 3, 1.0)),
+    ("projection", "polynomial", (None, 2, 1.0)),
+    ("projection", "gaussian", (0.3, 3, 1.0)),
+    ("merging", "gaussian", (0.3, 3, 1.0)),
+    ("merging", "gaussian", (2.0, 3, 1.0)),
+])
+@pytest.mark.parametrize("n_columns", [1, 3])
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_each_maintenance_and_its_compiled_twin_agree(maintenance, kernel, params, n_columns,
+                                                      seed):
+    """removal_numpy / _removal_numba, projection_numpy / _projection_numba, merging_numpy /
+    _merging_numba on copies of one state: the same ||Delta||^2 and the same state after
+    (to 1e-10; the support vectors to 1e-12, the slots exactly)."""
+    resolve_backend("numba")
+    code, gamma, degree, coef0 = check_kernel_params(kernel, *params, n_features=5)
+    before = _state(12, 5, n_columns, seed=10 * seed + n_columns)
+    reference, compiled = _copy(before), _copy(before)
+    degradation = _maintain(maintenance, reference, kernel, code, gamma, degree, coef0, "numpy")
+    compiled_degradation = _maintain(maintenance, compiled, kernel, code, gamma, degree, coef0,
+                                     "numba")
+    assert reference.m == compiled.m == 11
+    assert compiled_degradation == pytest.approx(degradation, rel=1e-10)
+    np.testing.assert_allclose(compiled.A, reference.A, rtol=1e-10,
+                               atol=1e-10 * np.abs(reference.A).max())
+    np.testing.assert_allclose(compiled.sv, reference.sv, rtol=1e-12)
+    np.testing.assert_array_equal(compiled.svT, compiled.sv.T)
+    np.testing.assert_array_equal(compiled.source, reference.source)
+    np.testing.assert_array_equal(compiled.position, reference.position)
+
+
+def test_merge_position_and_its_compiled_twin_agree():
+    """merge_position_numpy, one partner at a time (a scalar golden-section search), and
+    _merge_position_numba, all partners in lockstep: the same h and ||A_z||^2, also for
+    partners of opposite sign (the outer brackets) and for equal coefficients (a tie)."""
+    resolve_backend("numba")
+    rng = np.random.default_rng(0)
+    n = 200
+    norm_n = rng.uniform(0.1, 5.0, n)
+    cross = rng.uniform(-3.0, 3.0, n)
+    log_k = np.log(rng.uniform(0.01, 0.99, n))
+    norm_n[:5], cross[:5] = 1.0, 1.0  # A_n = A_m: the objective is symmetric about h = 1/2
+    h, best = _merge_position_numba(1.0, norm_n, cross, log_k)
+    assert (cross < 0).sum() > 50
+    for j in range(n):
+        h_j = merge_position_numpy(1.0, norm_n[j], cross[j], log_k[j])
+        assert h[j] == pytest.approx(h_j, abs=1e-12)
+        assert best[j] == pytest.approx(merge_objective(h_j, 1.0, norm_n[j], cross[j], log_k[j]),
+                                        rel=1e-12)
 
 
 def _sparse_problem(n=200, d=30, seed=0):
@@ -323,7 +387,7 @@ def test_kernel_evaluations_are_counted_as_the_algorithm_does_them(backend, main
     clf = BudgetedKernelSGDClassifier(lam=1e-3, gamma=1.0, budget=B, maintenance=maintenance,
                                       n_iter=T, record_every=1, backend=backend,
                                       random_state=1).fit(X_circ, y_circ)
-    per_maintenance = module.count_kernel_evaluations(MAINTENANCES.index(maintenance), B + 1)
+    per_maintenance = count_kernel_evaluations(MAINTENANCES.index(maintenance), B + 1)
     assert per_maintenance == {"removal": 1, "projection": 9 * 10 // 2 + 10,
                                "merging": 10}[maintenance]
     steps = clf.history_["n_support"][:-1].sum()  # the support at the start of each iteration
@@ -381,8 +445,8 @@ def test_bad_input_is_named_before_compiled_code_runs(params, X, y, match, monke
     def must_not_run(*args):
         raise AssertionError("compiled code ran on bad input")
 
-    monkeypatch.setattr(module, "bsgd_numba_chunk", must_not_run)
-    monkeypatch.setattr(module, "bsgd_numpy_chunk", must_not_run)
+    monkeypatch.setattr(bsgd_module, "_bsgd_numba_chunk", must_not_run)
+    monkeypatch.setattr(bsgd_module, "bsgd_numpy_chunk", must_not_run)
     with pytest.raises(ValueError, match=match):
         BudgetedKernelSGDClassifier(**params).fit(X, y)
 
@@ -699,7 +763,7 @@ def test_llsvm_random_landmarks_are_training_points():
     X, y = concentric_circles(200, random_state=0)
     model = LowRankLinearizedSVC(budget=15, random_state=0).fit(X, y)
     assert len(model.landmarks_) == 15
-    assert all(np.any(np.all(X == l, axis=1)) for l in model.landmarks_)
+    assert all(np.any(np.all(X == landmark, axis=1)) for landmark in model.landmarks_)
     assert model.score(X, y) > 0.9
 
 
@@ -786,7 +850,7 @@ def test_llsvm_scikit_learn_contract(estimator, check):
     check(estimator)
 
 
-# ---- issue 22: the one run loop, the one classifier face, sample weights, budgets ----
+# ---- the one run loop, the one classifier face, sample weights, budgets ----
 
 @pytest.mark.parametrize("backend", ["numpy", "numba"])
 @pytest.mark.parametrize("maintenance", MAINTENANCES)
@@ -832,12 +896,11 @@ def test_amm_iterates_do_not_depend_on_where_the_chunks_end(backend, mode, monke
     "AdaptiveMultiHyperplaneClassifier(n_epochs=5000, sampling='iid')",
 ])
 def test_ctrl_c_stops_a_long_fit_within_a_second(estimator):
-    """D3: SIGINT to a child process in a fit of a minute or more (BSGD: 10^6 iterations
-    with merging, about 3 minutes; AMM: 10^7 iterations, more than a minute) stops it
-    within a second and leaves the estimator unfitted. The signal comes 2 s in, after the
-    indices are drawn (iid for AMM: 5000 reshuffled epochs take about a second to draw,
-    and a signal then would stop the draw, not the loop). On the code before issue 22
-    BSGD ran on for more than 60 s."""
+    """SIGINT to a child process in a fit far longer than the test (BSGD: 10^6 iterations
+    with merging; AMM: 10^7 iterations) stops it within a second and leaves the estimator
+    unfitted. The signal comes 2 s in, after the indices are drawn (iid for AMM: drawing
+    5000 reshuffled epochs is slower, and a signal then would stop the draw, not the
+    loop)."""
     import textwrap
 
     from conftest import assert_sigint_stops_fit
@@ -890,8 +953,8 @@ def test_the_classifier_face_keeps_each_own_multiclass_form(make):
 
 
 def test_a_budget_above_n_is_lowered_to_n_with_a_warning():
-    """D24: budget=10**9 allocated (budget + 1) x d support slots (a MemoryError that named
-    no parameter); the support never exceeds n, so budget=n gives the same bits."""
+    """budget=10**9 would allocate (budget + 1) x d support slots; the support never
+    exceeds n, so budget=n gives the same bits."""
     kw = dict(lam=1e-3, gamma=1.0, n_iter=3000, random_state=0)
     n = len(y_circ)
     with pytest.warns(UserWarning, match=f"budget=1000000000 is larger than n_samples={n}"):
@@ -905,7 +968,7 @@ def test_a_budget_above_n_is_lowered_to_n_with_a_warning():
         BudgetedKernelSGDClassifier(budget=150, **kw).fit(X_circ, y_circ, sample_weight=keep)
 
 
-# --- sample weights (D21) ---
+# --- sample weights ---
 
 @pytest.mark.parametrize("backend", ["numpy", "numba"])
 @pytest.mark.parametrize("maintenance", MAINTENANCES)
@@ -1052,8 +1115,9 @@ def test_bad_sample_weight_is_named_before_any_work(make, sample_weight, match, 
     def must_not_run(*args, **kwargs):
         raise AssertionError("the solver ran on bad weights")
 
-    for name in ("bsgd_numba_chunk", "bsgd_numpy_chunk", "amm_numba_chunk", "amm_numpy_chunk",
-                 "dual_cd"):
+    for module, name in [(bsgd_module, "_bsgd_numba_chunk"), (bsgd_module, "bsgd_numpy_chunk"),
+                         (amm_module, "_amm_numba_chunk"), (amm_module, "amm_numpy_chunk"),
+                         (llsvm_module, "dual_cd")]:
         monkeypatch.setattr(module, name, must_not_run)
     with pytest.raises(ValueError, match=match):
         make().fit(_X, _y, sample_weight=sample_weight)
@@ -1078,13 +1142,14 @@ def test_bsgd_default_lam_is_svc_c_one_with_the_weights():
 # --- absurd sizes and badly scaled features ---
 
 def test_more_iterations_than_can_be_drawn_are_refused_before_any_work(monkeypatch):
-    """D16: AMM with n_epochs=10**9 ran for ever (interruptible). The examples of all T
+    """AMM with n_epochs=10**9 would run for ever (interruptible). The examples of all T
     iterations are drawn up front, so T is bounded, and the error names the estimator's
     own parameter (n_epochs for AMM, n_iter for BSGD) and its largest value."""
     def must_not_run(*args):
         raise AssertionError("compiled code ran")
 
-    for name in ("amm_numba_chunk", "amm_numpy_chunk", "bsgd_numba_chunk", "bsgd_numpy_chunk"):
+    for module, name in [(amm_module, "_amm_numba_chunk"), (amm_module, "amm_numpy_chunk"),
+                         (bsgd_module, "_bsgd_numba_chunk"), (bsgd_module, "bsgd_numpy_chunk")]:
         monkeypatch.setattr(module, name, must_not_run)
     X, y = _xor(50)
     with pytest.raises(ValueError, match=r"n_epochs=1000000000 over 50 examples .*lower "
@@ -1098,7 +1163,7 @@ def test_more_iterations_than_can_be_drawn_are_refused_before_any_work(monkeypat
 @pytest.mark.parametrize("make", [lambda: BudgetedKernelSGDClassifier(budget=30, random_state=0),
                                   lambda: LowRankLinearizedSVC(budget=30, random_state=0)])
 def test_a_flat_kernel_is_named_and_standardising_cures_it(make):
-    """D19: ten constant columns of 1e3 inflate gamma='scale' (the variance of all entries of
+    """Ten constant columns of 1e3 inflate gamma='scale' (the variance of all entries of
     X) until the kernel is constant and the model predicts the majority class. The fit says
     so and names the cure; standardised features fit without a warning."""
     import warnings
@@ -1127,7 +1192,7 @@ def test_llsvm_is_left_unfitted_by_ctrl_c(monkeypatch):
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(module, "dual_cd", interrupted)
+    monkeypatch.setattr(llsvm_module, "dual_cd", interrupted)
     with pytest.raises(KeyboardInterrupt):
         model.fit(X_circ, y_circ)
     assert not hasattr(model, "coef_") and not hasattr(model, "landmarks_")
