@@ -9,7 +9,8 @@ from scipy import stats
 from sklearn.linear_model import LogisticRegression
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from lsl_lib._core.random import check_random_state, counter_uniforms_numpy
+from lsl_lib._core.random import (SPLITMIX_GOLDEN, check_random_state, counter_uniforms_numpy,
+                                  splitmix64_numba, splitmix64_numpy)
 from lsl_lib._core.sampling import sample_indices
 from lsl_lib.datasets import (concentric_circles, fetch_cpu_act, load_digits, load_shared,
                               shared_data_dir)
@@ -31,6 +32,15 @@ KERNEL_LAWS = {"gaussian": lambda g: stats.norm(scale=np.sqrt(2 * g)),
 
 
 # --- the features of a block ------------------------------------------------------------
+
+def test_the_stream_is_splitmix64():
+    """The first three outputs of SplitMix64 from state 0 (those of the reference C code,
+    Vigna's splitmix64.c), on both paths: the blocks' uniforms are that generator's."""
+    z = np.arange(1, 4, dtype=np.uint64) * SPLITMIX_GOLDEN
+    expected = [0xE220A8397B1DCDAF, 0x6E789E6AA1B965F4, 0x06C45D188009454F]
+    assert [int(v) for v in splitmix64_numpy(z)] == expected
+    assert [int(splitmix64_numba(v)) for v in z] == expected
+
 
 def test_uniforms_are_in_the_open_interval_and_uniform():
     u = counter_uniforms_numpy(12345, 3, 200_000)
