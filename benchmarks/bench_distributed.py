@@ -17,7 +17,7 @@
   it, else tracemalloc's peak; ``peak_source`` says which).
 - Block-parallel doubly stochastic gradients: K = 2 models with their own feature seeds
   (Newton steps, 8 blocks of 128 features each), averaged, against one model and against
-  RFF + LinearSVC with as many features in all (issue 11's comparison at equal D), at the
+  RFF + LinearSVC with as many features in all (the comparison at equal D), at the
   kernel widths and C that bench_doubly_stochastic.py chose on a validation split.
 """
 import time

@@ -4,7 +4,7 @@ and the compiled path against the numpy reference.
 - Data: ijcnn1 (49 990 training rows, 22 features, 91 701 test rows; ../shared/data),
   densified. Without the shared data these rows are skipped with a message and only the
   speed rows run, on generated data.
-- Accuracy at equal features, validated (the issue's target: DSG within 1 point of RFF +
+- Accuracy at equal features, validated (the target: DSG within 1 point of RFF +
   a linear solver at equal D). DSG with Newton steps (log loss) at D = 1024, as 16 blocks of
   64 features (mini-batches of 16 384) and as 8 blocks of 128 (32 768), against RFF ('cos'
   map) + LinearSVC. A fixed random fifth of the training rows validates: the kernel width,
@@ -12,9 +12,9 @@ and the compiled path against the numpy reference.
   is then refitted on all training rows with five random states and read once on the test
   set. The target applies to the shape the validation chose, median over random states.
 - Accuracy at equal features, gradient steps: DSG with T steps of B features (D = T B,
-  mini-batches of |b| = 64, nu = 1/(C n) with C = 10 -- the SVM's scale --, theta = 1, theta' = 0.01: one
-  of the settings measured in the README section, none of which beats the majority
-  class) against RFF with the same D ('cos' map, the same kernel width) + LinearSVC
+  mini-batches of |b| = 64, nu = 1/(C n) with C = 10 -- the SVM's scale --, theta = 1,
+  theta' = 0.01: one of the settings measured in the README section, none of which beats
+  the majority class) against RFF with the same D ('cos' map, the same kernel width) + LinearSVC
   (liblinear, converged, C = 1) and + Pegasos (lsl, the same number of examples as DSG
   saw, averaged, lam = nu), and against kernel Pegasos (the exact kernel, the same
   number of examples, lam = nu): what the same functional SGD reaches without the random
@@ -28,11 +28,11 @@ and the compiled path against the numpy reference.
   the features of step i's i - 1 earlier blocks on its mini-batch: projections (BLAS) and
   cosines. numpy takes its cosines on whole arrays, the compiled loop by a polynomial in
   SIMD lanes (``polynomial_cos``).
-- partial_fit and predict (the review's D13: 10 000-row partial_fit calls, 20 000-row
+- partial_fit and predict (10 000-row partial_fit calls, 20 000-row
   predictions, d = 20, gradient steps with |b| = 32, B = 16): the time of one partial_fit
   pass at t = 1 000 blocks and of one prediction by those blocks, against the same number
-  of cosines by the C library's scalar cos in a compiled loop (the floor of the code before
-  issue 22, whose features called it once per entry): ratio floor / lsl, above 1 means below
+  of cosines by the C library's scalar cos in a compiled loop (the floor of an earlier
+  version, whose features called it once per entry): ratio floor / lsl, above 1 means below
   that floor. The pass costs O(t B d n), as predicting its n rows does: Algorithm 1 scores
   every mini-batch with the whole model.
 """
@@ -257,7 +257,7 @@ def speed_rows(T, B, repeats):
 
 
 def partial_fit_rows(t0, repeats, quick=False):
-    """The review's D13 at t0 blocks: one partial_fit pass of 10 000 rows and one prediction
+    """At t0 blocks: one partial_fit pass of 10 000 rows and one prediction
     of 20 000 rows, each against its cosines by the C library (see the module docstring)."""
     from lsl_lib.doubly_stochastic import DSGState, doubly_stochastic, predict_scores
 

@@ -32,8 +32,9 @@ from lsl_lib._core.validation import add_intercept_column
 from lsl_lib.datasets import lazy_linear_teacher, linear_teacher
 from lsl_lib.distributed import (CONNECT_TIMEOUT, ParallelDoublyStochasticClassifier,
                                  ParallelDoublyStochasticRegressor, ParallelPegasosClassifier,
-                                 _chunk_rows, fit_out_of_core, get_client, n_cores,
-                                 partition_indices, round_schedule)
+                                 fit_out_of_core, get_client, n_cores, partition_indices,
+                                 round_schedule)
+from lsl_lib.distributed._out_of_core import _chunk_rows
 from lsl_lib.doubly_stochastic import DoublyStochasticClassifier, DoublyStochasticRegressor
 from lsl_lib.losses import get_loss
 from lsl_lib.pegasos import PegasosClassifier, PegasosState, pegasos, weighted_objective
@@ -95,7 +96,7 @@ def explicit_average(X, y, *, lam, n_workers, n_epochs, average_every, partition
                                random_state=np.random.default_rng([seed, rounds, k]))
             outputs.append(state.coef)
             t[k] += n_iter[k]
-        W = sum(m * w for m, w in zip(masses, outputs)) / masses.sum()
+        W = sum(m * w for m, w in zip(masses, outputs, strict=True)) / masses.sum()
     rounds = len(iterations)
     return W, rounds
 
@@ -216,8 +217,9 @@ def test_history_counts_rounds_and_epochs(client):
 
 
 def test_periodic_averaging_undoes_the_bias_of_a_sorted_split(client):
-    """Client drift on a skewed split: with each worker holding one class, the one-shot average is far from
-    the optimum; averaging ten times an epoch brings it back near one machine's run."""
+    """Client drift on a skewed split: with each worker holding one class, the one-shot
+    average is far from the optimum; averaging ten times an epoch brings it back near one
+    machine's run."""
     kwargs = dict(lam=1e-2, n_epochs=6, n_workers=2, partition="sorted", scheduler=client,
                   random_state=0)
     one_shot = ParallelPegasosClassifier(**kwargs).fit(X, Y)
@@ -248,7 +250,8 @@ def test_multiclass_and_string_labels(client):
 # --- bad input ----------------------------------------------------------------------------
 
 @pytest.mark.parametrize("params, match", [
-    (dict(lam=0), "lam"), (dict(n_workers=0), "n_workers"), (dict(average_every=0.0), "average_every"),
+    (dict(lam=0), "lam"), (dict(n_workers=0), "n_workers"),
+    (dict(average_every=0.0), "average_every"),
     (dict(partition="random"), "partition"), (dict(n_epochs=0), "n_epochs"),
     (dict(scheduler=8786), "scheduler")])
 def test_bad_parameters_are_named(params, match):
@@ -277,7 +280,7 @@ def test_bad_data(client):
 
 
 def test_dask_input_errors_say_what_to_do(client):
-    """D14, D15: unknown chunk sizes, and dask X with y in memory, got a misleading shape
+    """Unknown chunk sizes, and dask X with y in memory, once got a misleading shape
     message and an AttributeError."""
     Xd = da.random.default_rng(0).random((1000, 4), chunks=(250, 4))
     yd = (Xd[:, 0] > 0.5).astype(int) * 2 - 1
@@ -293,7 +296,7 @@ def test_dask_input_errors_say_what_to_do(client):
 
 
 def test_absurd_sizes_are_refused_before_any_work():
-    """D16: average_every=1e-9 built a list of 5e9 rounds before its own check; n_workers=10**6
+    """average_every=1e-9 once built a list of 5e9 rounds before its own check; n_workers=10**6
     for ParallelDSG was accepted. Both are refused at once, before connecting (the address
     here answers nothing: reaching it would take 5 s and raise a ConnectionError)."""
     nowhere = f"tcp://127.0.0.1:{_closed_port()}"
@@ -311,7 +314,7 @@ def test_absurd_sizes_are_refused_before_any_work():
 
 
 def test_block_parallel_dsg_validates_before_it_sends_anything():
-    """D25: one class in y reached the workers, each logging a 'Compute Failed' traceback
+    """One class in y once reached the workers, each logging a 'Compute Failed' traceback
     before the user saw the error. Now the checks run here, before the cluster is reached
     (its address answers nothing)."""
     nowhere = f"tcp://127.0.0.1:{_closed_port()}"
@@ -397,7 +400,7 @@ def _http_server():
 
 
 def test_an_http_server_at_the_address_fails_within_the_timeout():
-    """D1: a plain HTTP server (or the dashboard's port) accepts the connection and waits for
+    """A plain HTTP server (or the dashboard's port) accepts the connection and waits for
     a request, so Dask's handshake used to wait forever."""
     with _http_server() as address:
         start = time.perf_counter()
@@ -408,7 +411,7 @@ def test_an_http_server_at_the_address_fails_within_the_timeout():
 
 
 def test_a_service_that_sends_a_banner_is_no_scheduler():
-    """D11: the banner's first eight bytes were read as a frame length of 2.8 EiB."""
+    """A banner's first eight bytes were once read as a frame length of 2.8 EiB."""
     with _service(b"SSH-2.0-OpenSSH_9.6\r\n") as address:
         start = time.perf_counter()
         with pytest.raises(ConnectionError, match="answered, but not in Dask's protocol"):
@@ -445,7 +448,7 @@ def test_a_worker_address_is_not_the_scheduler():
     ("tls://127.0.0.1:8786", "scheduler='tls://127.0.0.1:8786' is a TLS address .*Security"),
 ])
 def test_scheduler_strings_that_cannot_be_used_are_named(address, match):
-    """D25: 'missing port number' and 'TLS expects a ssl_context' named no parameter."""
+    """Dask's own 'missing port number' and 'TLS expects a ssl_context' name no parameter."""
     start = time.perf_counter()
     with pytest.raises(ValueError, match=match):
         ParallelPegasosClassifier(scheduler=address).fit(X, Y)
@@ -455,7 +458,7 @@ def test_scheduler_strings_that_cannot_be_used_are_named(address, match):
 # --- a Client as the scheduler: clone, search, cross-validation, pickle ------------------
 
 def test_a_client_survives_clone_grid_search_cross_validation_and_pickle(client):
-    """D2: the README's ``scheduler=client`` made every clone and pickle fail with
+    """The README's ``scheduler=client`` once made every clone and pickle fail with
     "cannot pickle '_asyncio.Task' object"."""
     est = ParallelPegasosClassifier(lam=1e-3, n_epochs=2, average_every=1, scheduler=client,
                                     random_state=0)
@@ -480,7 +483,7 @@ def test_a_client_survives_clone_grid_search_cross_validation_and_pickle(client)
 
 
 def test_a_worker_killed_mid_fit_loses_nothing():
-    """D8: killing a worker lost the partition scattered to it (no replica) and fit died with
+    """Killing a worker once lost the partition scattered to it (no replica) and fit died with
     "FutureCancelledError: ... already forgotten". Now the lost partition is sent again and
     its task rerun with its own seed: the same weights, with a warning naming the partition.
 
@@ -551,17 +554,17 @@ def test_out_of_core_stays_within_its_memory_budget():
 def test_chunks_are_cut_within_source_chunks_and_short_ones_joined():
     assert _chunk_rows((250,), 100, 1) == (84, 83, 83)  # near-equal pieces of <= 100 rows
     assert _chunk_rows((100, 250), 100, 1) == (100, 84, 83, 83)  # never across source chunks
-    assert _chunk_rows((100,) * 10 + (10,), 10**6, 32) == (100,) * 9 + (110,)  # D4's last chunk
+    assert _chunk_rows((100,) * 10 + (10,), 10**6, 32) == (100,) * 9 + (110,)  # 10 rows joined
     assert _chunk_rows((100, 10, 5, 100), 10**6, 32) == (100, 115)  # joined to the next
     assert _chunk_rows((20,), 10**6, 32) == (20,)  # fewer rows than k: partial_fit's call
 
 
 @pytest.mark.parametrize("make_estimator", [
-    # the review's DSG (its default mini-batch then, 32), seeded to compare
+    # DSG with mini-batches of 32, seeded to compare
     lambda: DoublyStochasticClassifier(batch_size=32, random_state=0),
     lambda: PegasosClassifier(batch_size=64, random_state=0)])
 def test_a_last_chunk_shorter_than_the_mini_batch_is_joined_to_the_one_before(make_estimator):
-    """D4: 1 010 rows in chunks of 100 left a last chunk of 10 rows, which partial_fit refused
+    """1 010 rows in chunks of 100 once left a last chunk of 10 rows, which partial_fit refused
     (batch_size=32 is larger than n_samples=10) after the whole pass had run."""
     Xd = da.random.default_rng(0).random((1010, 5), chunks=(100, 5))
     yd = (Xd[:, 0] > 0.5).astype(int)
@@ -569,7 +572,8 @@ def test_a_last_chunk_shorter_than_the_mini_batch_is_joined_to_the_one_before(ma
     assert report.n_chunks == 10 and report.chunk_bytes == 110 * (5 * 8 + 8)
     by_hand = make_estimator()
     Xn, yn = dask.compute(Xd, yd)
-    for start, stop in zip(range(0, 1000, 100), [*range(100, 900, 100), 900, 1010]):
+    for start, stop in zip(range(0, 1000, 100), [*range(100, 900, 100), 900, 1010],
+                           strict=True):
         by_hand.partial_fit(Xn[start:stop], yn[start:stop], classes=[0, 1])
     np.testing.assert_array_equal(streamed.decision_function(Xn), by_hand.decision_function(Xn))
 
@@ -604,7 +608,7 @@ _JITTER = 2**18  # resident memory freed by the process between the start and th
 @pytest.mark.skipif(not _RESET_PEAK, reason="the kernel's high-water mark of resident memory "
                     "cannot be reset here (/proc/self/clear_refs: Linux only, writable)")
 def test_the_reported_peak_is_the_process_resident_memory():
-    """D9: the peak was tracemalloc's (199 MiB reported, 382 MiB of resident memory), and a
+    """The peak was once tracemalloc's (199 MiB reported, 382 MiB of resident memory), and a
     budget exceeded left no trace after the run."""
     Xd, yd = lazy_linear_teacher(2000, 4, chunk_size=500, random_state=0)
     with pytest.warns(UserWarning, match=r"peak memory \(1[5-9]\.\d MiB, rss\) exceeded "
@@ -634,7 +638,7 @@ print(json.dumps(dict(messages=[str(w.message) for w in caught], peak=report.pea
 
 
 def test_a_source_chunk_made_whole_counts_and_is_reported_after_the_run():
-    """D9, scaled down: source chunks of 4 MB through a 1 MiB budget are cut, but each piece
+    """Scaled down: source chunks of 4 MB through a 1 MiB budget are cut, but each piece
     makes its whole source chunk: warned before the run, and after it with the measured peak.
 
     In a fresh process: resident memory grows with what a run allocates only where the
@@ -666,13 +670,13 @@ def test_out_of_core_bad_input():
         fit_out_of_core(PegasosClassifier(), Xd, yd, n_epochs=0)
     with pytest.raises(ValueError, match="as many rows"):
         fit_out_of_core(PegasosClassifier(), Xd, yd[:10])
-    # D15: an estimator without partial_fit; dask X with y in memory
+    # an estimator without partial_fit; dask X with y in memory
     with pytest.raises(TypeError, match="LinearSVC has no partial_fit, through which"):
         fit_out_of_core(LinearSVC(), Xd, yd)
     with pytest.raises(TypeError, match="X is a dask collection, y a ndarray: give them all as "
                                         "dask collections"):
         fit_out_of_core(PegasosClassifier(), Xd, yd.compute())
-    # D14: unknown chunk sizes, after boolean indexing
+    # unknown chunk sizes, after boolean indexing
     keep = Xd[:, 1] >= 0
     with pytest.raises(ValueError, match=r"X has unknown chunk sizes .* call "
                                          r"X.compute_chunk_sizes\(\) first, and on y too"):
@@ -706,7 +710,7 @@ def test_block_parallel_dsg_is_the_mean_of_seeded_models(client):
     members = [DoublyStochasticClassifier(n_iter=40, batch_size=8, block_size=8,
                                           random_state=int(s)).fit(X, Y) for s in seeds]
     assert len({m.seed_ for m in clf.estimators_}) == 3  # each worker its own features
-    for fitted, by_hand in zip(clf.estimators_, members):
+    for fitted, by_hand in zip(clf.estimators_, members, strict=True):
         np.testing.assert_array_equal(fitted.alpha_, by_hand.alpha_)
     mean = np.mean([m.decision_function(X_TEST) for m in members], axis=0)
     np.testing.assert_allclose(clf.decision_function(X_TEST), mean, rtol=1e-12)
@@ -720,14 +724,14 @@ def test_block_parallel_dsg_is_the_mean_of_seeded_models(client):
 
 
 def test_block_parallel_dsg_passes_the_sample_weights_to_each_model(client):
-    """Issue 22 §5: each of the K models fits with the weights (its examples drawn in
+    """Each of the K models fits with the weights (its examples drawn in
     proportion to them); zero weights drop rows."""
     weights = np.random.default_rng(3).integers(0, 3, len(Y)).astype(float)
     base = DoublyStochasticClassifier(step="gradient", n_iter=30, batch_size=8, block_size=8)
     clf = ParallelDoublyStochasticClassifier(base, n_workers=2, scheduler=client,
                                              random_state=5).fit(X, Y, sample_weight=weights)
     seeds = check_random_state(5).integers(0, 2**31 - 1, size=2)
-    for fitted, seed in zip(clf.estimators_, seeds):
+    for fitted, seed in zip(clf.estimators_, seeds, strict=True):
         by_hand = clone(base).set_params(random_state=int(seed)).fit(X, Y, sample_weight=weights)
         np.testing.assert_array_equal(fitted.alpha_, by_hand.alpha_)
     with pytest.raises(ValueError, match="Negative values in data passed to `sample_weight`"):
@@ -846,7 +850,7 @@ _FEW_EPOCHS = "few epochs of 25 rows per worker leave the average biased (see co
     ParallelDoublyStochasticRegressor(DoublyStochasticRegressor(step="gradient", n_iter=100,
                                                                 batch_size=8, block_size=16,
                                                                 nu=1e-4), random_state=0),
-    # the defaults (issue 22: the contract holds at the default parameters)
+    # the defaults (the contract holds at the default parameters)
     ParallelPegasosClassifier(random_state=0),
     ParallelDoublyStochasticClassifier(random_state=0),
     ParallelDoublyStochasticRegressor(random_state=0),
@@ -882,7 +886,7 @@ def test_a_dask_dataframe_is_read_as_its_array(client):
 
 
 def test_parallel_pegasos_learns_three_classes_one_vs_rest(client):
-    """Issue 22 §2: a binary loss on three classes fits one ParallelPegasos model per class
+    """A binary loss on three classes fits one ParallelPegasos model per class
     (as LinearSVC), each equal to the binary fit on y == class with the same seed; dask
     labels too."""
     rng = np.random.default_rng(0)

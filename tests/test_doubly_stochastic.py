@@ -9,17 +9,20 @@ from scipy import stats
 from sklearn.linear_model import LogisticRegression
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from lsl_lib._core.random import check_random_state
+from lsl_lib._core.random import (SPLITMIX_GOLDEN, check_random_state, counter_uniforms_numpy,
+                                  splitmix64_numba, splitmix64_numpy)
 from lsl_lib._core.sampling import sample_indices
 from lsl_lib.datasets import (concentric_circles, fetch_cpu_act, load_digits, load_shared,
                               shared_data_dir)
-from lsl_lib.doubly_stochastic import (NEWTON_JITTER,
-                                       DoublyStochasticClassifier, DoublyStochasticRegressor,
-                                       FrequencyCache, block_features, block_frequencies,
-                                       block_uniforms, curvature_weights,
-                                       doubly_stochastic, fill_block, model_nbytes,
-                                       newton_block, newton_block_into, predict_blocks)
-from lsl_lib.kernels import KERNELS, kernel_matrix
+from lsl_lib.doubly_stochastic import (NEWTON_JITTER, DoublyStochasticClassifier,
+                                       DoublyStochasticRegressor, FrequencyCache,
+                                       block_features, block_frequencies, curvature_weights,
+                                       doubly_stochastic, model_nbytes, newton_block,
+                                       predict_blocks)
+from lsl_lib.doubly_stochastic._compiled import (_block_frequencies_numba,
+                                                 _newton_block_numba)
+from lsl_lib._core.kernel_loops import KERNELS
+from lsl_lib.kernels import kernel_matrix
 from lsl_lib.losses import get_loss
 from lsl_lib.random_features import RandomFourierFeatures, draw_frequencies
 
@@ -30,8 +33,17 @@ KERNEL_LAWS = {"gaussian": lambda g: stats.norm(scale=np.sqrt(2 * g)),
 
 # --- the features of a block ------------------------------------------------------------
 
+def test_the_stream_is_splitmix64():
+    """The first three outputs of SplitMix64 from state 0 (those of the reference C code,
+    Vigna's splitmix64.c), on both paths: the blocks' uniforms are that generator's."""
+    z = np.arange(1, 4, dtype=np.uint64) * SPLITMIX_GOLDEN
+    expected = [0xE220A8397B1DCDAF, 0x6E789E6AA1B965F4, 0x06C45D188009454F]
+    assert [int(v) for v in splitmix64_numpy(z)] == expected
+    assert [int(splitmix64_numba(v)) for v in z] == expected
+
+
 def test_uniforms_are_in_the_open_interval_and_uniform():
-    u = block_uniforms(12345, 3, 200_000)
+    u = counter_uniforms_numpy(12345, 3, 200_000)
     assert u.min() > 0.0 and u.max() < 1.0
     assert stats.kstest(u, "uniform").pvalue > 0.01
     # consecutive uniforms are not correlated
@@ -59,7 +71,7 @@ def test_numba_regenerates_the_same_block(kernel):
     for block in (0, 1, 999_999):
         W, b = block_frequencies(seed, block, 7, 5, kernel, 0.3)
         W_c, b_c = np.empty((7, 5)), np.empty(5)
-        fill_block(seed, block, KERNELS.index(kernel), 0.3, W_c, b_c)
+        _block_frequencies_numba(seed, block, KERNELS.index(kernel), 0.3, W_c, b_c)
         np.testing.assert_allclose(W_c, W, rtol=4e-16, atol=0)
         np.testing.assert_allclose(b_c, b, rtol=4e-16, atol=0)
 
@@ -211,7 +223,7 @@ def test_newton_system_stays_definite_when_the_curvature_vanishes():
     expected = phi.T @ G / 20 / epsilon
     np.testing.assert_allclose(newton_block(phi, G, H, 0.0), expected, rtol=1e-12)
     out = np.empty((5, 1))
-    newton_block_into(phi, F, Y, np.arange(20), loss.code, 0.0, 1.0, out)
+    _newton_block_numba(phi, F, Y, np.arange(20), loss.code, 0.0, 1.0, out)
     np.testing.assert_allclose(out, expected, rtol=1e-12)
 
 
@@ -381,7 +393,7 @@ def test_multiclass_digits_and_probabilities():
     clf = DoublyStochasticClassifier(step="gradient", n_iter=200, batch_size=32, block_size=16,
                                      record_every=10, random_state=0).fit(
         X, y, eval_set=(X_test, y_test))
-    error = dict(zip(clf.history_["iteration"], clf.history_["test_error"]))
+    error = dict(zip(clf.history_["iteration"], clf.history_["test_error"], strict=True))
     assert error[10] > error[20] > error[50] > error[200]
     assert error[200] < 0.5 * error[20]
     assert error[200] == pytest.approx(1.0 - clf.score(X_test, y_test))
@@ -453,12 +465,12 @@ _X, _y = concentric_circles(40, random_state=0)
     (lambda: DoublyStochasticRegressor(loss="hinge"), _X, _y, "loss"),
 ])
 def test_bad_input_is_named(make, X, y, match, monkeypatch):
-    import lsl_lib.doubly_stochastic as module
+    import lsl_lib.doubly_stochastic._solver as module
 
     def must_not_run(*args):
         raise AssertionError("the solver ran on bad input")
 
-    monkeypatch.setattr(module, "dsg_numba_chunk", must_not_run)
+    monkeypatch.setattr(module, "_dsg_numba_chunk", must_not_run)
     monkeypatch.setattr(module, "dsg_numpy_chunk", must_not_run)
     with pytest.raises(ValueError, match=match):
         make().fit(X, y)
@@ -482,7 +494,7 @@ def test_divergence_is_an_error_not_nan():
                                   theta=1000.0, theta_prime=0.0, random_state=0).fit(X, y)
 
 
-# --- issue 22: the run loop, clipped mini-batches, sample weights, intercept, speed ---------
+# --- the run loop, clipped mini-batches, sample weights, intercept, speed ------------------
 
 @pytest.mark.parametrize("backend", ["numpy", "numba"])
 @pytest.mark.parametrize("step", ["gradient", "newton"])
@@ -502,8 +514,8 @@ def test_the_iterates_do_not_depend_on_where_the_chunks_end(backend, step, monke
 
 
 def test_divergence_by_growth_names_theta():
-    """The review's D6: theta=100 made R^2 -4e79 with finite coefficients; the growth of
-    their norm by orders of magnitude is now an error that names theta, on both steps."""
+    """theta=100 can give R^2 -4e79 with finite coefficients: the growth of their norm by
+    orders of magnitude is an error that names theta, on both steps."""
     rng = np.random.default_rng(0)
     X = rng.normal(size=(300, 5))
     y = X[:, 0]
@@ -514,7 +526,7 @@ def test_divergence_by_growth_names_theta():
 
 @pytest.mark.parametrize("Est", [DoublyStochasticClassifier, DoublyStochasticRegressor])
 def test_mini_batches_larger_than_the_data_are_clipped(Est):
-    """D4: a chunk shorter than batch_size makes one step of its rows; fit clips too."""
+    """A chunk shorter than batch_size makes one step of its rows; fit clips too."""
     X, y = concentric_circles(200, random_state=0)
     y = y.astype(float) if Est is DoublyStochasticRegressor else y
     a = Est(batch_size=500, n_iter=5, block_size=4, random_state=0).fit(X, y)
@@ -531,14 +543,14 @@ def test_mini_batches_larger_than_the_data_are_clipped(Est):
 def test_cached_and_regenerated_frequencies_give_the_same_model(backend, monkeypatch):
     """The frequency cache is an optimisation only: with room for 3 blocks (the others
     regenerated where used) and prediction in tiles of 7 rows, the same numbers."""
-    import lsl_lib.doubly_stochastic as module
+    import lsl_lib.doubly_stochastic._solver as module
 
     X, y = load_digits()[:2]
     X, y = X[:300], y[:300]
     params = dict(n_iter=12, batch_size=20, block_size=5, backend=backend, random_state=0)
     cached = DoublyStochasticClassifier(**params).fit(X, y)
     monkeypatch.setattr(module, "FREQUENCY_CACHE_BYTES", 3 * 8 * (X.shape[1] + 1) * 5)
-    monkeypatch.setattr(module, "ROW_TILE", 7)
+    monkeypatch.setattr(module, "_ROW_TILE", 7)
     assert len(FrequencyCache(0, 12, X.shape[1], 5).fill(12).W) == 3
     regenerated = DoublyStochasticClassifier(**params).fit(X, y)
     np.testing.assert_array_equal(regenerated.alpha_, cached.alpha_)
@@ -624,12 +636,12 @@ def test_real_weights_draw_in_proportion():
     (np.r_[np.ones(20), np.zeros(20)], "iid", "one class"),
 ])
 def test_bad_sample_weight_is_named(sample_weight, sampling, match, monkeypatch):
-    import lsl_lib.doubly_stochastic as module
+    import lsl_lib.doubly_stochastic._solver as module
 
     def must_not_run(*args):
         raise AssertionError("the solver ran on bad input")
 
-    monkeypatch.setattr(module, "dsg_numba_chunk", must_not_run)
+    monkeypatch.setattr(module, "_dsg_numba_chunk", must_not_run)
     monkeypatch.setattr(module, "dsg_numpy_chunk", must_not_run)
     y = np.r_[np.ones(20), -np.ones(20)]
     with pytest.raises(ValueError, match=match):
@@ -678,7 +690,7 @@ def test_the_classifier_face():
 
 @pytest.mark.parametrize("method", ["fit", "partial_fit"])
 def test_ctrl_c_stops_a_long_fit_within_a_second(method):
-    """D3: SIGINT to a child process in a long fit (the defaults with n_iter=5000, hours;
+    """SIGINT to a child process in a long fit (the defaults with n_iter=5000, hours;
     a partial_fit pass of 20 000 one-row gradient steps, each evaluating all earlier blocks):
     it stops within a second; fit leaves the estimator unfitted, partial_fit the model of
     its last whole chunk of steps."""
@@ -694,7 +706,7 @@ def test_ctrl_c_stops_a_long_fit_within_a_second(method):
         for step in ('newton', 'gradient'):  # compiles
             DoublyStochasticClassifier(n_iter=3, step=step).fit(X[:50], y[:50])
     """)
-    if method == "fit":  # the review's reproducer: the defaults with n_iter=5000
+    if method == "fit":  # the defaults with n_iter=5000
         assert_sigint_stops_fit(
             setup + "model = DoublyStochasticClassifier(n_iter=5000)", "model.fit(X, y)",
             delay=2.0,
@@ -708,7 +720,7 @@ def test_ctrl_c_stops_a_long_fit_within_a_second(method):
                   " and np.isfinite(model.alpha_).all()")
 
 
-# --- defaults on real data (the review's D13 and D20) ---------------------------------------
+# --- defaults on real data -----------------------------------------------------------------
 
 _needs_shared = pytest.mark.skipif(
     shared_data_dir() is None,
@@ -733,8 +745,8 @@ def test_classifier_defaults_beat_the_majority_and_the_rbf_sampler_on_ijcnn1():
 
 @_needs_shared
 def test_regressor_defaults_keep_their_r2_behind_a_scaler_on_cpu_act():
-    """D20: R^2 0.76 raw fell to 0.12 behind StandardScaler (no intercept); Ridge gives 0.72
-    either way. With centred targets and the Newton step, both stay above Ridge."""
+    """Without an intercept, R^2 0.76 raw fell to 0.12 behind StandardScaler; Ridge gives
+    0.72 either way. With centred targets and the Newton step, both stay above Ridge."""
     from sklearn.linear_model import Ridge
     from sklearn.model_selection import train_test_split
     from sklearn.pipeline import make_pipeline
