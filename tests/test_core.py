@@ -106,8 +106,10 @@ def test_every_topic_module_is_a_lazy_submodule_of_lsl_lib():
     import pathlib
 
     import lsl_lib
-    topics = sorted(p.stem for p in pathlib.Path(lsl_lib.__file__).parent.glob("*.py")
-                    if not p.stem.startswith("_"))
+    root = pathlib.Path(lsl_lib.__file__).parent
+    topics = sorted([p.stem for p in root.glob("*.py")]  # a module, or a package of several files
+                    + [p.parent.name for p in root.glob("*/__init__.py")])
+    topics = [name for name in topics if not name.startswith("_")]
     assert sorted(lsl_lib.__all__) == topics
     for name in topics:
         assert getattr(lsl_lib, name).__name__ == f"lsl_lib.{name}"
