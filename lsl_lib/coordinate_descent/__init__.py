@@ -49,7 +49,10 @@ The per-coordinate loops (dual CD, Lasso) have a numpy reference and a numba fas
 path consuming the same random numbers, drawn in Python (CONTRIBUTING.md §2); the block
 method's work is BLAS and Cholesky, in numpy for both. The dual CD reference is Hsieh et
 al.'s Algorithm 1; shrinking (their Algorithm 3) and the draw of each epoch's order live
-in the compiled loop, which equals the reference with shrinking off.
+in the compiled loop, which equals the reference with shrinking off. The Lasso reference is
+the paper's step on a dense design and its residual; covariance updates and the implicit
+centring of a sparse design are the compiled path's (the same iterates). Gap safe
+screening is the driver's, for both paths.
 
 ========================================  ===========================  ============================
 Paper's line                              Reference                    Compiled
@@ -58,8 +61,8 @@ Hsieh Alg. 1 (a)-(c): G, PG, clipped α_i  dual_cd_numpy_epochs         _dual_cd
 Hsieh Alg. 3: shrinking                   none: an optimisation        _dual_cd_numba_epochs
 Hsieh §3.1: a new order each epoch        _fisher_yates (as Python)    _fisher_yates_numba
 Friedman (5): w_j ← S(ρ_j, nα)/‖x_j‖²     lasso_numpy_epochs           _lasso_numba_epochs
-Friedman §2.2: covariance updates         lasso_numpy_epochs (gram)    _lasso_numba_epochs (gram)
-(5) on sparse X, centred implicitly       lasso_sparse_numpy_epochs    _lasso_sparse_numba_epochs
+Friedman §2.2: covariance updates         none: an optimisation        _lasso_numba_epochs (gram)
+(5) on sparse X, centred implicitly       none: an optimisation        _lasso_sparse_numba_epochs
 Tu et al.: Δ = (K_BB + λI)⁻¹ r_B          block_cd_kernel_ridge        none: BLAS and Cholesky
 ========================================  ===========================  ============================
 
@@ -102,7 +105,6 @@ from lsl_lib.coordinate_descent._lasso import (
     lasso_duality_gap,
     lasso_numpy_epochs,
     lasso_path,
-    lasso_sparse_numpy_epochs,
 )
 
 __all__ = [
@@ -112,7 +114,7 @@ __all__ = [
     "dual_cd", "svm_objectives", "lasso_cd", "lasso_path", "lasso_duality_gap",
     "gap_safe_screen", "block_cd_kernel_ridge",
     # references (their compiled twins are private)
-    "dual_cd_numpy_epochs", "lasso_numpy_epochs", "lasso_sparse_numpy_epochs",
+    "dual_cd_numpy_epochs", "lasso_numpy_epochs",
     # constants
     "DUAL_CD_LOSSES", "RESHUFFLE", "PERMUTATION", "IID", "SELECTIONS", "ORDERS",
 ]

@@ -423,8 +423,10 @@ class DualCDClassifier(ScoreClassifierMixin, BaseEstimator):
     record_every : int or None, default=None
         Record ``history_`` every that many epochs; ``None`` records nothing.
     backend : {'auto', 'numba', 'numpy'}, default='auto'
+        ``'numpy'``: the reference, Algorithm 1 without shrinking (see :func:`dual_cd`).
     random_state : None, int or numpy.random.Generator, default=None
-        Seeds the order; the same seed gives the same iterates on both backends.
+        Seeds the order; the same seed gives the same iterates on both backends (without
+        shrinking, which only the compiled path does).
     verbose : bool, default=False
         A progress bar over the epochs for fits longer than a few seconds.
 

@@ -26,19 +26,15 @@ from lsl_lib.coordinate_descent._common import (
 SELECTIONS = ("cyclic", "random")  # the Lasso's coordinates
 
 
-def lasso_numpy_epochs(Xt, w, R, norm2, n_alpha, active, uniforms, n_epochs, tol, gram):
-    """Up to ``n_epochs`` epochs of Lasso CD: the readable numpy reference.
+def lasso_numpy_epochs(Xt, w, R, norm2, n_alpha, active, uniforms, n_epochs, tol):
+    """Up to ``n_epochs`` epochs of Lasso CD, Friedman et al. (2010), (5): the reference.
 
-    ``Xt`` is :math:`X^\\top`, C-ordered (row j is the column :math:`x_j`); ``w`` and the
+    ``Xt`` is :math:`X^\\top` (dense; row j is the column :math:`x_j`); ``w`` and the
     residual ``R`` = y - Xw are updated in place; ``norm2`` holds :math:`\\|x_j\\|^2` and
-    ``n_alpha`` is :math:`n\\alpha`. With ``gram`` (covariance updates, Friedman et al.
-    2010, §2.2), ``Xt`` is the Gram matrix :math:`G = X^\\top X` and ``R`` is
-    :math:`q = X^\\top(y - Xw)`: the same step then reads :math:`x_j^\\top r = q_j` and
-    updates q by :math:`-\\Delta w_j G_j`, O(d) instead of O(n). ``active`` lists the
-    coordinates not screened out (with :math:`x_j \\ne 0`), increasing. ``uniforms`` is
-    empty for the cyclic order (``active`` in turn); else epoch e visits
-    ``active[floor(m u)]`` for the first ``m = len(active)`` uniforms u of row e: m draws
-    with replacement, as scikit-learn.
+    ``n_alpha`` is :math:`n\\alpha`. ``active`` lists the coordinates not screened out
+    (with :math:`x_j \\ne 0`), increasing. ``uniforms`` is empty for the cyclic order
+    (``active`` in turn); else epoch e visits ``active[floor(m u)]`` for the first
+    ``m = len(active)`` uniforms u of row e: m draws with replacement, as scikit-learn.
 
     Returns
     -------
@@ -54,8 +50,8 @@ def lasso_numpy_epochs(Xt, w, R, norm2, n_alpha, active, uniforms, n_epochs, tol
         w_max = dw_max = 0.0
         for j in coordinates:
             w_j = w[j]
-            rho = (R[j] if gram else Xt[j] @ R) + w_j * norm2[j]  # x_j . (r + w_j x_j)
-            w[j] = np.sign(rho) * max(abs(rho) - n_alpha, 0.0) / norm2[j]
+            rho = Xt[j] @ R + w_j * norm2[j]  # x_j . (r + w_j x_j)
+            w[j] = np.sign(rho) * max(abs(rho) - n_alpha, 0.0) / norm2[j]  # S(rho, n alpha)
             if w[j] != w_j:
                 R -= (w[j] - w_j) * Xt[j]
             dw_max = max(dw_max, abs(w[j] - w_j))
@@ -67,7 +63,14 @@ def lasso_numpy_epochs(Xt, w, R, norm2, n_alpha, active, uniforms, n_epochs, tol
 
 @jit
 def _lasso_numba_epochs(Xt, w, R, norm2, n_alpha, active, uniforms, n_epochs, tol, gram):
-    """The same epochs as :func:`lasso_numpy_epochs`, compiled (``np.dot`` is BLAS's)."""
+    """The epochs of :func:`lasso_numpy_epochs`, compiled (``np.dot`` is BLAS's), with
+    covariance updates as an option.
+
+    With ``gram`` (Friedman et al. 2010, §2.2), ``Xt`` is the Gram matrix
+    :math:`G = X^\\top X` and ``R`` is :math:`q = X^\\top(y - Xw)`: the same step then
+    reads :math:`x_j^\\top r = q_j` and updates q by :math:`-\\Delta w_j G_j`, O(d) instead
+    of O(n); the same iterates (the reference keeps the residual).
+    """
     m = active.shape[0]
     cyclic = uniforms.shape[0] == 0
     for e in range(n_epochs):
@@ -95,9 +98,10 @@ def _lasso_numba_epochs(Xt, w, R, norm2, n_alpha, active, uniforms, n_epochs, to
     return n_epochs, False
 
 
-def lasso_sparse_numpy_epochs(data, rows, indptr, mu, zv, vv, lazy, w, R, norm2, n_alpha,
+@jit
+def _lasso_sparse_numba_epochs(data, rows, indptr, mu, zv, vv, lazy, w, R, norm2, n_alpha,
                               active, uniforms, n_epochs, tol):
-    """Lasso CD epochs on a sparse design, implicitly centred: the numpy reference.
+    """Lasso CD epochs on a sparse design, implicitly centred, compiled.
 
     The design is :math:`\\tilde X = Z - v\\mu^\\top`: Z in CSC (``data``, ``rows``,
     ``indptr``: column j is :math:`z_j`), v the square roots of the sample weights
@@ -111,36 +115,9 @@ def lasso_sparse_numpy_epochs(data, rows, indptr, mu, zv, vv, lazy, w, R, norm2,
         \\qquad \\Delta w_j:\\; R \\mathrel{-}= \\Delta z_j,\\; c \\mathrel{+}= \\Delta\\mu_j,
 
     O(nnz(z_j)) a step, as scikit-learn's sparse coordinate descent. The rest (order,
-    soft-thresholding, return values) is :func:`lasso_numpy_epochs`.
+    soft-thresholding, return values) is :func:`lasso_numpy_epochs`, which runs on the
+    design centred explicitly (dense) on the numpy path: the same iterates.
     """
-    m = len(active)
-    for e in range(n_epochs):
-        coordinates = active if len(uniforms) == 0 else \
-            active[np.minimum((uniforms[e, :m] * m).astype(np.int64), m - 1)]
-        w_max = dw_max = 0.0
-        for j in coordinates:
-            col = slice(indptr[j], indptr[j + 1])
-            z_j, i_j = data[col], rows[col]
-            c, vR = lazy
-            w_j = w[j]
-            rho = z_j @ R[i_j] + c * zv[j] - mu[j] * (vR + c * vv) + w_j * norm2[j]
-            w[j] = np.sign(rho) * max(abs(rho) - n_alpha, 0.0) / norm2[j]
-            if w[j] != w_j:
-                delta = w[j] - w_j
-                R[i_j] -= delta * z_j
-                lazy[0] += delta * mu[j]
-                lazy[1] -= delta * zv[j]
-            dw_max = max(dw_max, abs(w[j] - w_j))
-            w_max = max(w_max, abs(w[j]))
-        if w_max == 0.0 or dw_max <= tol * w_max:
-            return e + 1, True
-    return n_epochs, False
-
-
-@jit
-def _lasso_sparse_numba_epochs(data, rows, indptr, mu, zv, vv, lazy, w, R, norm2, n_alpha,
-                              active, uniforms, n_epochs, tol):
-    """The same epochs as :func:`lasso_sparse_numpy_epochs`, compiled."""
     m = active.shape[0]
     cyclic = uniforms.shape[0] == 0
     for e in range(n_epochs):
@@ -230,7 +207,8 @@ def lasso_cd(X, y, alpha, *, coef_init=None, tol=1e-4, max_iter=1000, selection=
     X : ndarray or sparse matrix of shape (n, d), float64
         Dense: the design, Fortran order saving a copy (the loops read :math:`X^\top`
         C-ordered). Sparse (read as CSC): Z in the design :math:`\tilde X = Z - v\mu^\top`,
-        centred implicitly, never densified (see :func:`lasso_sparse_numpy_epochs`).
+        centred implicitly, never densified, on the compiled path
+        (``_lasso_sparse_numba_epochs``); the numpy path centres it explicitly.
     y : ndarray of shape (n,)
     alpha : float >= 0
     coef_init : ndarray of shape (d,), default=None
@@ -254,7 +232,8 @@ def lasso_cd(X, y, alpha, *, coef_init=None, tol=1e-4, max_iter=1000, selection=
         Covariance updates (Friedman et al. 2010, §2.2): keep :math:`q = X^\\top r`
         instead of r, from the Gram matrix :math:`G = X^\\top X` (or the one given), so
         that a step costs O(d) instead of O(n) after an O(nd²) product; the same
-        iterates. ``'auto'``: when n > d.
+        iterates. ``'auto'``: when n > d. The compiled path's optimisation: the numpy
+        path keeps the residual.
     X_offset : ndarray of shape (d,) or None, default=None
         Sparse X only: μ, the offsets subtracted from its columns (zeros if None).
     sqrt_sw : ndarray of shape (n,) or None, default=None
@@ -263,6 +242,9 @@ def lasso_cd(X, y, alpha, *, coef_init=None, tol=1e-4, max_iter=1000, selection=
     record_every : int or None, default=None
         Record the trace every that many epochs.
     backend : {'auto', 'numba', 'numpy'}, default='auto'
+        ``'numpy'`` runs :func:`lasso_numpy_epochs` (the paper's step on a dense design
+        and its residual), ``'numba'`` its compiled twins (with covariance updates and
+        implicit centring); the same iterates.
     random_state : None, int or numpy.random.Generator, default=None
     verbose : bool, default=False
         A progress bar over the epochs for runs longer than a few seconds.
@@ -301,8 +283,8 @@ def lasso_cd(X, y, alpha, *, coef_init=None, tol=1e-4, max_iter=1000, selection=
     n, d = X.shape
     y = np.ascontiguousarray(y, dtype=np.float64)
     w = np.zeros(d) if coef_init is None else np.array(coef_init, dtype=np.float64)
-    sparse = sp.issparse(X)
-    if sparse:  # the design Z - v mu' (see lasso_sparse_numpy_epochs)
+    sparse = was_sparse = sp.issparse(X)
+    if sparse:  # the design Z - v mu' (see _lasso_sparse_numba_epochs)
         X = sp.csc_matrix(X, dtype=np.float64)
         X.sum_duplicates()
         mu = np.zeros(d) if X_offset is None else np.asarray(X_offset, dtype=np.float64)
@@ -313,9 +295,16 @@ def lasso_cd(X, y, alpha, *, coef_init=None, tol=1e-4, max_iter=1000, selection=
         zv, vv = X.T @ v, float(v @ v)
     elif X_offset is not None or sqrt_sw is not None:
         raise ValueError("X_offset and sqrt_sw describe a sparse X; centre a dense X first.")
+    if not isinstance(precompute, (str, bool, np.bool_)) and np.shape(precompute) != (d, d):
+        raise ValueError(f"precompute must be X'X of shape {(d, d)}, got "
+                         f"{np.shape(precompute)}.")
     gram = n > d if isinstance(precompute, str) and precompute == "auto" else \
         precompute is not False
-    if gram:  # Xt, R stand for G and q = X'y - Gw (see lasso_numpy_epochs)
+    if not numba:  # the reference: the paper's step, on the residual of a dense design
+        gram = False
+        if sparse:  # centred explicitly: O(nd) memory
+            X, sparse = np.asfortranarray(X.toarray() - np.outer(v, mu)), False
+    if gram:  # Xt, R stand for G and q = X'y - Gw (see _lasso_numba_epochs)
         if precompute is True or isinstance(precompute, str):
             Xt = X.T @ X
             if sparse:  # (Z - v mu')'(Z - v mu')
@@ -326,24 +315,21 @@ def lasso_cd(X, y, alpha, *, coef_init=None, tol=1e-4, max_iter=1000, selection=
             raise ValueError(f"precompute must be X'X of shape {(d, d)}, got {Xt.shape}.")
         Xty = X.T @ y - (mu * float(v @ y) if sparse else 0.0)
         R, norm2 = Xty - Xt @ w, Xt.diagonal().copy()
-        chunk = _lasso_numba_epochs if numba else lasso_numpy_epochs
-        chunk_args = (Xt,)
+        chunk, chunk_args, chunk_tail = _lasso_numba_epochs, (Xt,), (True,)
     elif sparse:  # R = y - Zw and lazy = [c, v'R] with r = R + c v, c = mu'w
         R, lazy = y - X @ w, np.array([float(mu @ w), 0.0])
         lazy[1] = float(v @ R)
         norm2 = np.asarray(X.multiply(X).sum(axis=0)).ravel() - 2 * mu * zv + vv * mu * mu
-        rows, indptr = X.indices, X.indptr
-        if numba:
-            rows, indptr = (_unsigned_indices(a, max(n, X.nnz)) for a in (rows, indptr))
-        chunk = _lasso_sparse_numba_epochs if numba else lasso_sparse_numpy_epochs
+        rows, indptr = (_unsigned_indices(a, max(n, X.nnz)) for a in (X.indices, X.indptr))
+        chunk, chunk_tail = _lasso_sparse_numba_epochs, ()
         chunk_args = (X.data, rows, indptr, mu, zv, vv, lazy)
     else:
         Xt = np.ascontiguousarray(X.T, dtype=np.float64)
         R, norm2 = y - X @ w, np.einsum("ij,ij->i", Xt, Xt)
-        chunk = _lasso_numba_epochs if numba else lasso_numpy_epochs
-        chunk_args = (Xt,)
+        chunk, chunk_args = (_lasso_numba_epochs, (Xt,)) if numba else (lasso_numpy_epochs, (Xt,))
+        chunk_tail = (False,) if numba else ()
     yy = float(y @ y)
-    keep = norm2 > 1e-12 * norm2.max(initial=0.0) if sparse else norm2 > 0
+    keep = norm2 > 1e-12 * norm2.max(initial=0.0) if was_sparse else norm2 > 0
     w[~keep] = 0.0
     gap_tol = tol * yy / n
     uniforms, row, epochs = np.empty((0, d)), 0, 0
@@ -399,7 +385,7 @@ def lasso_cd(X, y, alpha, *, coef_init=None, tol=1e-4, max_iter=1000, selection=
                 todo = min(todo, gap_every - epochs % gap_every)
             done, gap_asked = chunk(*chunk_args, w, R, norm2, float(n * alpha),
                                     np.flatnonzero(keep), uniforms[row:row + todo], todo,
-                                    float(tol), *((gram,) if len(chunk_args) == 1 else ()))
+                                    float(tol), *chunk_tail)
             epochs, row = epochs + done, row + done
             if gap_asked or epochs == max_iter or (gap_every and epochs % gap_every == 0):
                 gap = check_gap()
@@ -513,6 +499,8 @@ class LassoCD(RegressorMixin, BaseEstimator):
     record_every : int or None, default=None
         Record ``history_`` every that many epochs.
     backend : {'auto', 'numba', 'numpy'}, default='auto'
+        ``'numpy'``: the reference, the paper's step on the residual (a sparse X centred
+        on a dense copy); the same iterates as the compiled path (see :func:`lasso_cd`).
     random_state : None, int or numpy.random.Generator, default=None
         Seeds ``selection='random'``.
     verbose : bool, default=False
