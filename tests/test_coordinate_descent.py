@@ -14,10 +14,12 @@ from sklearn.svm import LinearSVC
 from sklearn.utils.class_weight import compute_class_weight
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-import lsl_lib.coordinate_descent as cd
-from lsl_lib.coordinate_descent import (BlockCDKernelRidge, DualCDClassifier, LassoCD,
-                                        block_cd_kernel_ridge, dual_cd, gap_safe_screen,
-                                        lasso_cd, lasso_duality_gap, lasso_path, svm_objectives)
+from lsl_lib._core.backend import resolve_backend
+from lsl_lib.coordinate_descent import (RESHUFFLE, BlockCDKernelRidge, DualCDClassifier, LassoCD,
+                                        _block_kernel_ridge, _dual_cd, _lasso,
+                                        block_cd_kernel_ridge, dual_cd, dual_cd_numpy_epochs,
+                                        gap_safe_screen, lasso_cd, lasso_duality_gap, lasso_path,
+                                        svm_objectives)
 from lsl_lib.datasets import shared_data_dir, two_gaussian_blobs
 from lsl_lib.kernels import KernelRidge, kernel_matrix
 
@@ -66,39 +68,69 @@ def _projected_gradient(X, y, w, alpha, C, loss, bias=0.0):
 # ---------------------------------------------------------------- dual CD for SVMs
 
 @pytest.mark.parametrize("loss", ["hinge", "squared_hinge"])
-@pytest.mark.parametrize("shrinking", [True, False])
 @pytest.mark.parametrize("bias", [0.0, 1.0])
 @pytest.mark.parametrize("sampling", ["reshuffle", "permutation", "iid"])
 @pytest.mark.parametrize("weighted", [False, True])
-def test_dual_cd_numpy_and_numba_give_the_same_iterates(loss, shrinking, bias, sampling,
-                                                        weighted):
+def test_dual_cd_compiled_without_shrinking_is_algorithm_1(loss, bias, sampling, weighted):
+    """The compiled loop with shrinking off gives the iterates of the reference, Hsieh et
+    al.'s Algorithm 1, on the same orders (the numpy backend never shrinks: shrinking=True
+    changes nothing there)."""
     X, y = _svm_problem(density=0.4)
     sample_weight = np.random.default_rng(1).integers(0, 4, len(y)) * 0.5 if weighted else None
     for name, Xv in _variants(X).items():
-        kwargs = dict(loss=loss, shrinking=shrinking, bias=bias, tol=1e-12, max_iter=30,
-                      sample_weight=sample_weight, sampling=sampling, record_every=4,
-                      random_state=3)
+        kwargs = dict(loss=loss, bias=bias, tol=1e-12, max_iter=30, sample_weight=sample_weight,
+                      sampling=sampling, record_every=4, random_state=3)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", ConvergenceWarning)
-            w_ref, a_ref, it_ref, h_ref = dual_cd(Xv, y, 0.5, backend="numpy", **kwargs)
-            w, a, it, h = dual_cd(Xv, y, 0.5, backend="numba", **kwargs)
+            w_ref, a_ref, it_ref, h_ref = dual_cd(Xv, y, 0.5, backend="numpy", shrinking=False,
+                                                  **kwargs)
+            w, a, it, h = dual_cd(Xv, y, 0.5, backend="numba", shrinking=False, **kwargs)
+            w_on, a_on, _, h_on = dual_cd(Xv, y, 0.5, backend="numpy", shrinking=True, **kwargs)
         np.testing.assert_allclose(w, w_ref, rtol=1e-10, atol=1e-12, err_msg=name)
         np.testing.assert_allclose(a, a_ref, rtol=1e-10, atol=1e-12, err_msg=name)
         assert it == it_ref == 30
         np.testing.assert_array_equal(h["n_active"], h_ref["n_active"])
         np.testing.assert_array_equal(h["iteration"], h_ref["iteration"])
         np.testing.assert_allclose(h["duality_gap"], h_ref["duality_gap"], rtol=1e-8, atol=1e-10)
-        if shrinking:
-            assert h["n_active"].min() < len(y)  # shrinking happened
+        np.testing.assert_array_equal(w_on, w_ref)
+        np.testing.assert_array_equal(a_on, a_ref)
+        n_kept = len(y) if sample_weight is None else np.count_nonzero(sample_weight)
+        assert np.all(h_on["n_active"] == n_kept)  # nothing shrunk
+
+
+@pytest.mark.parametrize("loss", ["hinge", "squared_hinge"])
+@pytest.mark.parametrize("sampling", ["reshuffle", "permutation", "iid"])
+@pytest.mark.parametrize("sparse", [False, True])
+def test_dual_cd_shrinking_reaches_the_references_solution(loss, sampling, sparse):
+    """With shrinking on, the compiled loop takes other steps than the reference but stops
+    at the same solution: both certified by their duality gaps, their objectives within the
+    certificate of each other, w = sum_i alpha_i y_i x_i and alpha in its box."""
+    X, y = _svm_problem(n=300, d=10, density=0.5 if sparse else None, seed=4)
+    Xv = sp.csr_matrix(X) if sparse else X
+    C, tol = 0.5, 1e-8
+    kwargs = dict(loss=loss, tol=tol, max_iter=100_000, bias=1.0, sampling=sampling,
+                  record_every=1, random_state=0)
+    w, alpha, _, h = dual_cd(Xv, y, C, shrinking=True, backend="numba", **kwargs)
+    w_ref, alpha_ref, _, _ = dual_cd(Xv, y, C, shrinking=False, backend="numpy", **kwargs)
+    assert h["n_active"].min() < len(y)  # shrinking happened
+    P, D = svm_objectives(Xv, y, w, alpha, C, loss, 1.0)
+    P_ref, D_ref = svm_objectives(Xv, y, w_ref, alpha_ref, C, loss, 1.0)
+    assert -1e-12 * P <= P - D <= 1e-6 * P and -1e-12 * P <= P_ref - D_ref <= 1e-6 * P
+    assert P == pytest.approx(P_ref, rel=1e-6)
+    np.testing.assert_allclose(w[:-1], Xv.T @ (alpha * y), atol=1e-10)
+    upper = C if loss == "hinge" else np.inf
+    assert np.all(alpha >= 0) and np.all(alpha <= upper)
+    pg = _projected_gradient(Xv, y, w, alpha, C, loss, bias=1.0)
+    assert np.abs(pg).max() <= 100 * tol
 
 
 @pytest.mark.parametrize("backend", ["numpy", "numba"])
 def test_dual_cd_stops_at_the_same_epoch_on_both_paths_and_any_record_every(backend):
     X, y = _svm_problem()
-    ref = dual_cd(X, y, 1.0, tol=1e-3, backend="numpy", random_state=0)
+    ref = dual_cd(X, y, 1.0, tol=1e-3, shrinking=False, backend="numpy", random_state=0)
     for record_every in (None, 1, 7):
-        w, alpha, it, _ = dual_cd(X, y, 1.0, tol=1e-3, backend=backend, random_state=0,
-                                  record_every=record_every)
+        w, alpha, it, _ = dual_cd(X, y, 1.0, tol=1e-3, shrinking=False, backend=backend,
+                                  random_state=0, record_every=record_every)
         assert it == ref[2] < 1000
         np.testing.assert_allclose(w, ref[0], rtol=1e-10, atol=1e-12)
 
@@ -117,23 +149,33 @@ def test_dual_cd_permutations_follow_the_seed():
 
 
 def test_dual_cd_epoch_is_a_fisher_yates_permutation():
-    """One epoch from alpha = 0 visits every coordinate once, in the order Fisher-Yates
-    draws from the uniforms (so a new order each epoch), as in liblinear."""
+    """One epoch of the compiled loop from alpha = 0 visits every coordinate once, in the
+    order Fisher-Yates draws from the uniforms (so a new order each epoch), as in liblinear;
+    the reference, given that order, takes the same steps."""
+    resolve_backend("numba")  # without numba: reported as skipped (see conftest.py)
     X, y = _svm_problem(n=50)
     QD = np.einsum("ij,ij->i", X, X)
     uniforms = np.random.default_rng(0).random(100)
-    index = np.arange(50)
+    index = np.arange(50, dtype=np.uint32)
     expected = np.arange(50)
     for s in range(50):
         k = s + int(uniforms[s] * (50 - s))
         expected[s], expected[k] = expected[k], expected[s]
-    state = (np.zeros(50), np.zeros(11), index, 50, np.inf, -np.inf, uniforms)
-    out = cd.dual_cd_numpy_epochs(X, 0.0, y, QD, np.ones(50), np.zeros(50), *state, 0, 1, 0.0,
-                                  False)
+    alpha, w = np.zeros(50), np.zeros(11)
+    no_index = np.empty(0, dtype=np.uint32)
+    state = (alpha, w, index, 50, np.inf, -np.inf, uniforms)
+    out = _dual_cd._dual_cd_numba_epochs(X.ravel(), no_index, no_index, 0.0, y, QD, np.ones(50),
+                                         np.zeros(50), *state, 0, 1, 0.0, False, RESHUFFLE, False)
     np.testing.assert_array_equal(index, expected)
     assert out[0] == 1 and out[1] == 50 and out[6] == 50  # one epoch, 50 visits, 50 used
-    out = cd.dual_cd_numpy_epochs(X, 0.0, y, QD, np.ones(50), np.zeros(50), *state, 60, 1, 0.0,
-                                  False)
+    alpha_ref, w_ref = np.zeros(50), np.zeros(11)
+    assert dual_cd_numpy_epochs(X, 0.0, y, QD, np.ones(50), np.zeros(50), alpha_ref, w_ref,
+                                [expected], 0.0) == (1, False)
+    np.testing.assert_allclose(alpha_ref, alpha, rtol=1e-12, atol=1e-15)
+    np.testing.assert_allclose(w_ref, w, rtol=1e-12, atol=1e-15)
+    out = _dual_cd._dual_cd_numba_epochs(X.ravel(), no_index, no_index, 0.0, y, QD, np.ones(50),
+                                         np.zeros(50), *state, 60, 1, 0.0, False, RESHUFFLE,
+                                         False)
     assert out[0] == 0  # not enough uniforms left for a whole epoch: hand back to the driver
 
 
@@ -152,11 +194,12 @@ def test_dual_cd_iid_epoch_draws_coordinates_with_replacement():
 
 @pytest.mark.parametrize("sampling", ["reshuffle", "permutation", "iid"])
 @pytest.mark.parametrize("shrinking", [True, False])
-def test_dual_cd_every_order_reaches_liblinear_objective(sampling, shrinking):
+@pytest.mark.parametrize("backend", ["numpy", "numba"])
+def test_dual_cd_every_order_reaches_liblinear_objective(sampling, shrinking, backend):
     X, y = _svm_problem(n=300, d=12, seed=5)
     ref = LinearSVC(C=0.5, loss="hinge", tol=1e-10, max_iter=1_000_000, random_state=0).fit(X, y)
     clf = DualCDClassifier(C=0.5, sampling=sampling, shrinking=shrinking, tol=1e-8,
-                           max_iter=100_000, random_state=0).fit(X, y)
+                           max_iter=100_000, backend=backend, random_state=0).fit(X, y)
     w_ref = np.append(ref.coef_[0], ref.intercept_[0])
     w = np.append(clf.coef_[0], clf.intercept_[0])
     P_ref = svm_objectives(X, y, w_ref, np.zeros(len(y)), 0.5, bias=1.0)[0]
@@ -381,25 +424,39 @@ def test_lasso_covariance_updates_give_the_residual_updates_iterates(selection, 
 
 
 def test_lasso_precompute_auto_is_the_gram_exactly_when_n_exceeds_d(monkeypatch):
+    """Covariance updates are the compiled path's; the reference keeps the residual."""
+    resolve_backend("numba")  # without numba: reported as skipped (see conftest.py)
     seen = []
 
     def spy(*args):
         seen.append(args[-1])
         return real(*args)
 
-    real = cd.lasso_numpy_epochs
-    monkeypatch.setattr(cd, "lasso_numpy_epochs", spy)
+    real = _lasso._lasso_numba_epochs
+    monkeypatch.setattr(_lasso, "_lasso_numba_epochs", spy)
     for n, d, gram in ((50, 10, True), (10, 10, False), (10, 50, False)):
         X, y = _lasso_problem(n=n, d=d, seed=7)
-        lasso_cd(X, y - y.mean(), 0.1, backend="numpy")
+        lasso_cd(X, y - y.mean(), 0.1, backend="numba")
         assert set(seen) == {gram}
         seen.clear()
+    real_numpy, shapes = _lasso.lasso_numpy_epochs, []
+
+    def spy_numpy(*args):
+        shapes.append(args[0].shape)
+        return real_numpy(*args)
+
+    monkeypatch.setattr(_lasso, "lasso_numpy_epochs", spy_numpy)
+    X, y = _lasso_problem(n=50, d=10, seed=7)
+    lasso_cd(X, y - y.mean(), 0.1, precompute=True, backend="numpy")
+    assert set(shapes) == {(10, 50)}  # X', not the Gram matrix
 
 
 @pytest.mark.parametrize("selection", ["cyclic", "random"])
 @pytest.mark.parametrize("screening", [True, False])
 @pytest.mark.parametrize("precompute", [False, True])
 def test_lasso_numpy_and_numba_give_the_same_iterates(selection, screening, precompute):
+    """On dense data, the compiled loop (with covariance updates or the residual) takes the
+    steps of the reference (the paper's update on the residual)."""
     X, y = _lasso_problem(seed=1)
     X = np.asfortranarray(X - X.mean(axis=0))
     y = y - y.mean()
@@ -428,7 +485,10 @@ def _sparse_lasso_problem(n=150, d=60, seed=11):
 @pytest.mark.parametrize("selection", ["cyclic", "random"])
 @pytest.mark.parametrize("screening", [True, False])
 @pytest.mark.parametrize("weighted", [False, True])
-def test_lasso_sparse_numpy_and_numba_give_the_same_iterates(selection, screening, weighted):
+def test_lasso_sparse_implicit_centring_gives_the_references_iterates(selection, screening,
+                                                                      weighted):
+    """The compiled loop on CSC columns centred implicitly takes the steps of the reference,
+    which runs on the design centred explicitly (dense)."""
     X, y = _sparse_lasso_problem()
     sw = np.random.default_rng(0).integers(0, 3, len(y)) if weighted else None
     for tol, max_iter in ((0.0, 25), (1e-10, 10_000)):
@@ -567,7 +627,7 @@ def test_lasso_gap_every_screens_early_and_keeps_the_iterates(backend):
     runs = {every: lasso_cd(X, y, alpha, tol=1e-8, gap_every=every, record_every=1,
                             backend=backend) for every in (None, 10)}
     w_all, _, it_all, _ = lasso_cd(X, y, alpha, tol=1e-8, screening=False, backend=backend)
-    for w, gap, it, h in runs.values():
+    for w, _, it, _ in runs.values():
         np.testing.assert_allclose(w, w_all, rtol=1e-8, atol=1e-12)
         assert it == it_all
     h_late, h_early = runs[None][3], runs[10][3]
@@ -640,8 +700,8 @@ def test_block_cd_without_forming_the_kernel_matrix(monkeypatch):
         shapes.append((len(A), len(A) if B is None else len(B)))
         return kernel_matrix(A, B, **kwargs)
 
-    monkeypatch.setattr(cd, "BLOCK_ELEMENTS", 200 * 200 - 1)
-    monkeypatch.setattr(cd, "kernel_matrix", recording_kernel_matrix)
+    monkeypatch.setattr(_block_kernel_ridge, "BLOCK_ELEMENTS", 200 * 200 - 1)
+    monkeypatch.setattr(_block_kernel_ridge, "kernel_matrix", recording_kernel_matrix)
     for kernel in ("gaussian", "laplacian"):
         exact = KernelRidge(lam=0.2, kernel=kernel, gamma=0.5).fit(X, y)
         shapes.clear()
@@ -716,10 +776,11 @@ def test_bad_input_is_named_before_any_solver_runs(make, X, y, match, monkeypatc
     def must_not_run(*args, **kwargs):
         raise AssertionError("a solver ran on bad input")
 
-    for name in ("dual_cd_numba_epochs", "dual_cd_numpy_epochs", "lasso_numba_epochs",
-                 "lasso_numpy_epochs", "lasso_sparse_numba_epochs", "lasso_sparse_numpy_epochs",
-                 "kernel_matrix"):
-        monkeypatch.setattr(cd, name, must_not_run)
+    for module, name in ((_dual_cd, "_dual_cd_numba_epochs"), (_dual_cd, "dual_cd_numpy_epochs"),
+                         (_lasso, "_lasso_numba_epochs"), (_lasso, "lasso_numpy_epochs"),
+                         (_lasso, "_lasso_sparse_numba_epochs"),
+                         (_block_kernel_ridge, "kernel_matrix")):
+        monkeypatch.setattr(module, name, must_not_run)
     with pytest.raises(ValueError, match=match):
         make().fit(X, y)
 
@@ -764,7 +825,7 @@ def test_convergence_warnings():
 # ---------------------------------------------------------------- defaults on real data
 
 def test_defaults_score_as_scikit_learns_peers_on_real_data():
-    """What a user who sets nothing gets (issue 10, §3): the peers' scores, no warning.
+    """What a user who sets nothing gets: the peers' scores, no warning.
     On a9a, ijcnn1 and w8a, DualCDClassifier() and LinearSVC() agree to 0.1 point of
     test accuracy as well (benchmarks/bench_coordinate_descent.py)."""
     from sklearn.datasets import load_diabetes
@@ -801,11 +862,11 @@ def test_defaults_score_as_scikit_learns_peers_on_real_data():
 @pytest.mark.skipif(shared_data_dir() is None,
                     reason="set LSL_SHARED_DATA to the folder of the course's benchmark sets")
 def test_block_cd_kernel_ridge_defaults_on_raw_and_standardised_cpu_act():
-    """The review's D20: BlockCDKernelRidge() scored R^2 -20.5 on raw cpu_act, whose
-    features spread up to 10^6: with gamma = 1/d the kernel matrix was the identity and the
-    predictions 0 for targets near 84. gamma='scale' and the intercept (centred targets) put
-    it near KernelRidge() and above Ridge(), with and without StandardScaler (2 000 rows to
-    train, 2 000 to test)."""
+    """With gamma = 1/d and no intercept (the old defaults), BlockCDKernelRidge() scores
+    R^2 below -10 on raw cpu_act, whose features spread up to 10^6: the kernel matrix is the
+    identity and the predictions 0 for targets near 84. gamma='scale' and the intercept
+    (centred targets) put it near KernelRidge() and above Ridge(), with and without
+    StandardScaler (2 000 rows to train, 2 000 to test)."""
     from sklearn.linear_model import Ridge
     from sklearn.model_selection import train_test_split
     from sklearn.pipeline import make_pipeline
@@ -817,7 +878,7 @@ def test_block_cd_kernel_ridge_defaults_on_raw_and_standardised_cpu_act():
     X, X_test, y, y_test = train_test_split(X, y, train_size=2000, test_size=2000,
                                             random_state=0)
     for scaled in (False, True):
-        def score(estimator):
+        def score(estimator, scaled=scaled):
             model = make_pipeline(StandardScaler(), estimator) if scaled else estimator
             return model.fit(X, y).score(X_test, y_test)
 
@@ -869,7 +930,7 @@ def test_scikit_learn_contract(estimator, check):
     check(estimator)
 
 
-# ------------------------------------------------------- issue 22: one-vs-rest, the run loop
+# ---------------------------------------------------------------- one-vs-rest, the run loop
 
 def _three_classes():
     from sklearn.datasets import load_iris
@@ -881,7 +942,7 @@ def _three_classes():
 
 @pytest.mark.parametrize("class_weight", [None, {"setosa": 3.0, "virginica": 0.5}])
 def test_dual_cd_learns_three_classes_one_vs_rest(class_weight):
-    """The review's D7: DualCDClassifier was binary only. Each row is the binary SVM of its
+    """More than two classes, one-vs-rest. Each row is the binary SVM of its
     class (fitted on y == class, the same seed, the class's weight on its examples) and
     reaches the objective LinearSVC reaches on the same one-vs-rest problem."""
     X, y = _three_classes()
@@ -929,11 +990,11 @@ def test_class_weight_check_passes_with_enough_epochs():
 @pytest.mark.parametrize("sampling", ["reshuffle", "permutation", "iid"])
 def test_dual_cd_iterates_do_not_depend_on_where_the_chunks_end(sampling, backend, monkeypatch):
     """One epoch a chunk against the run loop's own chunks: the same bits, with shrinking,
-    the stream of uniforms refilled (DRAW_SIZE made small) and the stop."""
+    the stream of uniforms refilled (_DRAW_SIZE made small) and the stop."""
     import lsl_lib._core.run_loop as run_loop
 
     X, y = _svm_problem(n=200, density=0.5)
-    monkeypatch.setattr(cd, "DRAW_SIZE", 37)  # the stream runs short every epoch or so
+    monkeypatch.setattr(_dual_cd, "_DRAW_SIZE", 37)  # the stream runs short every epoch or so
     for Xv in (X, sp.csr_matrix(X)):
         kwargs = dict(loss="hinge", tol=1e-6, max_iter=400, bias=1.0, sampling=sampling,
                       backend=backend, random_state=2)
@@ -961,7 +1022,7 @@ def test_lasso_iterates_do_not_depend_on_where_the_chunks_end(kind, selection, b
         X = sp.csc_matrix(X * (np.random.default_rng(0).random(X.shape) < 0.3))
     kwargs = dict(tol=1e-10, max_iter=300, selection=selection, gap_every=7,
                   precompute=kind == "gram", backend=backend, random_state=1)
-    monkeypatch.setattr(cd, "DRAW_SIZE", 150 * 5)  # random order: 5 epochs of draws at a time
+    monkeypatch.setattr(_lasso, "_DRAW_SIZE", 150 * 5)  # random order: 5 epochs of draws at a time
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
         w, gap, it, _ = lasso_cd(X, y, 0.01, **kwargs)
