@@ -308,7 +308,8 @@ def load_sets(names, quick=False):
         if quick:
             rng = np.random.default_rng(0)
             (X_tr, y_tr), (X_te, y_te) = (_subsample(X, y, n, rng) for (X, y), n in
-                                          zip(((X_tr, y_tr), (X_te, y_te)), QUICK_ROWS))
+                                          zip(((X_tr, y_tr), (X_te, y_te)), QUICK_ROWS,
+                                              strict=True))
         sets[name] = (X_tr, X_te, y_tr, y_te)
     return sets
 

@@ -81,7 +81,7 @@ def interleaved(peer, ours, repeats):
         ours()
         times = ([], [])
         for _ in range(repeats):
-            for fit, out in zip((peer, ours), times):
+            for fit, out in zip((peer, ours), times, strict=True):
                 start = time.process_time()
                 fit()
                 out.append(time.process_time() - start)
@@ -109,7 +109,7 @@ def run(quick=False):
                 T = _codes(y)
                 model = ExtremeLearningMachineClassifier(n_hidden=n_hidden, C=C, random_state=0)
 
-                def elm_fit():
+                def elm_fit(model=model, X=X, y=y):
                     return model.fit(X, y)
 
                 elm_fit()
@@ -118,8 +118,9 @@ def run(quick=False):
                 ridge = Ridge(alpha=1.0 / C, fit_intercept=False)
                 shape = f"{name}, L={n_hidden}, N={n} ({model.solver_})"
 
-                ridge_solve, elm_solve = interleaved(lambda: ridge.fit(H, T),
-                                                     lambda: output_weights(H, T, C), repeats)
+                ridge_solve, elm_solve = interleaved(lambda ridge=ridge, H=H, T=T: ridge.fit(H, T),
+                                                     lambda H=H, T=T: output_weights(H, T, C),
+                                                     repeats)
                 H_test = hidden_layer(X_test, W, b, "sigmoid")
                 classes = model.classes_
                 acc_ridge = _accuracy(ridge.fit(H, T).predict(H_test).reshape(len(X_test), -1),
@@ -133,7 +134,9 @@ def run(quick=False):
                          f"{acc_elm:.4f}, Ridge on H {acc_ridge:.4f}"))
 
                 ridge_fit, elm_fits = interleaved(
-                    lambda: ridge.fit(hidden_layer(X, W, b, "sigmoid"), T), elm_fit, repeats)
+                    lambda ridge=ridge, X=X, W=W, b=b, T=T: ridge.fit(
+                        hidden_layer(X, W, b, "sigmoid"), T),
+                    elm_fit, repeats)
                 rows.append(ratio_row(f"hidden_layer + Ridge / ELM.fit: {shape}",
                                       ridge_fit, elm_fits,
                                       note=f"median ELM fit {np.median(elm_fits) * 1e3:.1f} "
@@ -141,7 +144,7 @@ def run(quick=False):
                 if hpelm is None:
                     continue
 
-                def hpelm_fit(weights=-W, biases=-b):
+                def hpelm_fit(weights=-W, biases=-b, *, X=X, T=T, n_hidden=n_hidden):
                     peer = hpelm.ELM(X.shape[1], T.shape[1], norm=1.0 / C, precision="double")
                     # hpelm's 'sigm' is 1/(1 + exp(+(XW + b))): our node with W, b negated
                     peer.add_neurons(n_hidden, "sigm", weights, biases)

@@ -80,6 +80,7 @@ def run(quick=False):
                 width = "" if D[method] == D["RFF"] else f"(D={D[method]}) "
                 width += "(m=n) " if method == "Nystroem" and D[method] >= n else ""
                 cells.append(f"{width}{error:.4f}")
-            print(f"{name:18s} {f'{factor}d':>7s} {D['RFF']:5d}" + "".join(f"{c:>16s}" for c in cells))
+            print(f"{name:18s} {f'{factor}d':>7s} {D['RFF']:5d}"
+                  + "".join(f"{c:>16s}" for c in cells))
         print(f"{'':18s} (n={n}, d={d}, gamma={gamma:.4g})")
     return []

@@ -36,7 +36,8 @@ def numba_vs_numpy(quick):
     name, X, y, _, _ = _data(n)
 
     def fit(backend):
-        return lambda: KernelPegasosClassifier(lam=1 / (C * n), gamma=GAMMA, cache_size=8 * n * n / 2 ** 20,
+        return lambda: KernelPegasosClassifier(lam=1 / (C * n), gamma=GAMMA,
+                                               cache_size=8 * n * n / 2 ** 20,
                                                backend=backend, random_state=0).fit(X, y)
 
     repeats = 1 if quick else 3

@@ -55,20 +55,22 @@ def run(quick=False):
     rows = []
     for K in progress((100,) if quick else (200, 1000), desc="sinks K"):
         params = draw_features("fourier", X, K, GAMMA, np.random.default_rng(0))
-        Phi, Phi_test = feature_matrix("fourier", X, params), feature_matrix("fourier", X_test, params)
+        Phi, Phi_test = (feature_matrix("fourier", X, params),
+                         feature_matrix("fourier", X_test, params))
         bound = C_BOX / K
         size = f"{name} {n_train} x {K}"
 
-        def active(coef):
+        def active(coef, bound=bound):
             return int(np.sum(np.abs(coef) >= bound * (1 - 1e-6)))
 
         ours, peer = fit_log(Phi, y, bound)[0], LogisticRegression(
             C=1e4, fit_intercept=False, max_iter=2000).fit(Phi, y).coef_[0]
         rows.append(ratio_row(
             f"LogisticRegression / box log loss ({size})",
-            timed(lambda: LogisticRegression(C=1e4, fit_intercept=False, max_iter=2000).fit(Phi, y),
+            timed(lambda Phi=Phi: LogisticRegression(C=1e4, fit_intercept=False,
+                                                     max_iter=2000).fit(Phi, y),
                   repeats),
-            timed(lambda: fit_log(Phi, y, bound), repeats),
+            timed(lambda Phi=Phi, bound=bound: fit_log(Phi, y, bound), repeats),
             note=f"test error: box (C={C_BOX:g}) {_error(ours, Phi_test, y_test):.4f}, "
                  f"{active(ours)} of {K} on the box; LogisticRegression "
                  f"{_error(peer, Phi_test, y_test):.4f}"))
@@ -77,8 +79,8 @@ def run(quick=False):
             Phi, y).coef_
         rows.append(ratio_row(
             f"Ridge / box least squares, QR + BVLS ({size})",
-            timed(lambda: Ridge(alpha=1.0, fit_intercept=False).fit(Phi, y), repeats),
-            timed(lambda: fit_squared(Phi, y, bound), repeats),
+            timed(lambda Phi=Phi: Ridge(alpha=1.0, fit_intercept=False).fit(Phi, y), repeats),
+            timed(lambda Phi=Phi, bound=bound: fit_squared(Phi, y, bound), repeats),
             note=f"test error: box {_error(ours, Phi_test, y_test):.4f}, {active(ours)} of {K} "
                  f"on the box; Ridge {_error(peer, Phi_test, y_test):.4f}"))
 

@@ -42,10 +42,10 @@ def run(quick=False):
     gamma = median_heuristic_gamma(X)
     rows = []
     for m in progress((100,) if quick else (100, 500, 1000), desc="Nyström m"):
-        def ours():
+        def ours(m=m):
             return Nystroem(n_components=m, gamma=gamma, random_state=0).fit(X).transform(X)
 
-        def sklearn():
+        def sklearn(m=m):
             return SklearnNystroem(n_components=m, gamma=gamma, random_state=0).fit(X).transform(X)
 
         repeats = 1 if quick else 5

@@ -44,7 +44,8 @@ def _first_budget(make, X, y, lam, f_star, target=1e-2):
     """The smallest epoch count whose fit reaches the relative suboptimality target."""
     for epochs in progress(EPOCHS, desc="epochs"):
         model = make(epochs).fit(X, y)
-        if (primal_objective(np.atleast_2d(model.coef_), X, y, lam, HINGE) - f_star) / f_star <= target:
+        objective = primal_objective(np.atleast_2d(model.coef_), X, y, lam, HINGE)
+        if (objective - f_star) / f_star <= target:
             return epochs
     raise RuntimeError("target not reached within the epoch grid")
 
@@ -78,11 +79,14 @@ def versus_sgdclassifier(name, X, y, lam, quick):
     rows = []
     for averaging, label in (("suffix", "suffix average"), ("none", "last iterate")):
         epochs = _first_budget(pegasos(averaging), X, y, lam, f_star)
-        times = timed(lambda: pegasos(averaging)(epochs).fit(X, y), repeats)
+        times = timed(
+            lambda averaging=averaging, epochs=epochs: pegasos(averaging)(epochs).fit(X, y),
+            repeats)
         rows.append(ratio_row(
             f"SGDClassifier / Pegasos ({label}), time to 1e-2, {name}", sgd_times, times,
             target=1 / 0.7 if averaging == "suffix" else None,
-            note=f"epochs to reach 1e-2: Pegasos {epochs}, SGDClassifier {sgd_epochs}; lam={lam:g}"))
+            note=f"epochs to reach 1e-2: Pegasos {epochs}, SGDClassifier {sgd_epochs}; "
+                 f"lam={lam:g}"))
     return rows
 
 

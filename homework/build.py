@@ -2,7 +2,8 @@
 """Build the homework from its masters, grade a class's submissions, prepare the hand grading.
 
     python homework/build.py                                    # every master -> the student bundle
-    python homework/build.py generate hw1_rademacher [--term-seed N] [--masters DIR] [--out DIR] [--zip]
+    python homework/build.py generate hw1_rademacher [--term-seed N] [--masters DIR] [--out DIR]
+                                                     [--zip]
     python homework/build.py grade-class hw1_rademacher submissions/ [--out grades/] [--jobs 2]
     python homework/build.py grade hw1_rademacher submission.ipynb
     python homework/build.py extract hw1_rademacher submissions/ [--out answers/]
@@ -206,7 +207,8 @@ def assign(name, result, run_tests=True, term_seed=None):
 
 
 def generate(names=None, run_tests=True, term_seed=None, out=None, make_zip=False):
-    """Write the student bundle ``out/<name>/`` and ``homework/autograder/<name>/`` for each name."""
+    """Write the student bundle ``out/<name>/`` and ``homework/autograder/<name>/`` for each
+    name."""
     out = Path(out) if out is not None else STUDENT
     for name in names or masters():
         with tempfile.TemporaryDirectory() as tmp:
@@ -233,7 +235,8 @@ def autograder_zip(name):
 
 
 def term_seed_of(name, given=None):
-    """The term's seed to grade with: ``given``, else the one of the last ``generate``, else None."""
+    """The term's seed to grade with: ``given``, else the one of the last ``generate``, else
+    None."""
     if given is not None:
         return given
     recorded = AUTOGRADER / name / "term.json"
@@ -301,7 +304,8 @@ def extract(name, folder, out):
 
 
 def _answers_by_question(nb, names):
-    """``{question: answer text}``: answer cells, assigned to the question whose heading precedes."""
+    """``{question: answer text}``: answer cells, assigned to the question whose heading
+    precedes."""
     found, current = {}, None
     for cell in nb.cells:
         tags = cell.metadata.get("tags", [])
@@ -348,8 +352,10 @@ def main(argv=None):
     gen.add_argument("--no-run-tests", action="store_true",
                      help="do not check the master's solutions against its tests")
     gen.add_argument("--term-seed", type=int, default=None,
-                     help="the term's seed (the masters' TERM_SEED line; default: as in the master)")
-    gen.add_argument("--out", type=Path, default=None, help="the bundle (default: homework/student)")
+                     help="the term's seed (the masters' TERM_SEED line; "
+                          "default: as in the master)")
+    gen.add_argument("--out", type=Path, default=None,
+                     help="the bundle (default: homework/student)")
     gen.add_argument("--zip", action="store_true", help="also write <out>.zip")
     limits = argparse.ArgumentParser(add_help=False)
     limits.add_argument("--term-seed", type=int, default=None,
@@ -391,7 +397,8 @@ def main(argv=None):
         _master(args.name)
         rows = grade_class(args.name, args.folder, args.out, args.jobs, args.term_seed, args.docker,
                            limit, args.timeout)
-        print(f"{len(rows)} submissions graded: {args.out / 'grades.csv'}, {args.out / 'feedback'}/")
+        print(f"{len(rows)} submissions graded: {args.out / 'grades.csv'}, "
+              f"{args.out / 'feedback'}/")
     elif args.command == "extract":
         _master(args.name)
         for path in extract(args.name, args.folder, args.out):

@@ -54,14 +54,15 @@ ROOT = HOMEWORK.parent
 def _load_sandbox():
     """``homework/sandbox.py`` as a module (the wire format is shared with the student side)."""
     if "lsl_homework_sandbox" not in sys.modules:
-        spec = importlib.util.spec_from_file_location("lsl_homework_sandbox", HOMEWORK / "sandbox.py")
+        spec = importlib.util.spec_from_file_location("lsl_homework_sandbox",
+                                                      HOMEWORK / "sandbox.py")
         module = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(module)
         sys.modules["lsl_homework_sandbox"] = module
     return sys.modules["lsl_homework_sandbox"]
 
 
-# ---------------------------------------------------------------------------------------------------
+# --------------------------------------------------------------------------------------------------
 # the assignment, read from its master
 
 @dataclass
@@ -169,7 +170,7 @@ def _expand_forbidden(names):
     return expanded
 
 
-# ---------------------------------------------------------------------------------------------------
+# --------------------------------------------------------------------------------------------------
 # the student side
 
 class StudentError(Exception):
@@ -198,7 +199,8 @@ def student_error(text):
     if (isinstance(base, type) and issubclass(base, Exception)
             and not issubclass(base, (OSError, SyntaxError, UnicodeError))):
         if name not in _STUDENT_ERRORS:
-            _STUDENT_ERRORS[name] = type(name, (base, StudentError), {"__str__": lambda self: self._text})
+            _STUDENT_ERRORS[name] = type(name, (base, StudentError),
+                                         {"__str__": lambda self: self._text})
         error = _STUDENT_ERRORS[name](message)
         error._text = text
         return error
@@ -212,6 +214,9 @@ class Limits:
     start: float = 180.0         # seconds to start the student process
     memory: int = 8 * 2**30      # bytes of address space of the student process
     restarts: int = 8            # restarts after a crash or a stuck interrupt
+
+
+DEFAULT_LIMITS = Limits()
 
 
 def sandbox_command(docker_image=None, read_paths=(), forbidden=(), workdir=None, name=None):
@@ -230,7 +235,8 @@ def sandbox_command(docker_image=None, read_paths=(), forbidden=(), workdir=None
 
 
 def data_read_paths():
-    """The folders the student side may read besides the installation: lsl_lib, data, shared data."""
+    """The folders the student side may read besides the installation: lsl_lib, data, shared
+    data."""
     import lsl_lib
 
     paths = [Path(lsl_lib.__file__).resolve().parent, ROOT / "data"]
@@ -399,7 +405,9 @@ class Remote:
         if self._student.restarts != self._epoch:
             raise StudentCrash("the submission's process was restarted: this object is gone")
         reply = self._student.call({**message, "ref": self._reference})
-        for generator, state in zip(generators, reply.get("generators", [])):
+        # strict=False: __getitem__ passes no generators, whatever its key holds (their states
+        # are not copied back)
+        for generator, state in zip(generators, reply.get("generators", []), strict=False):
             generator.bit_generator.state = state
         return _value(self._student, reply["value"])
 
@@ -474,7 +482,7 @@ class TestNamespace(dict):
         return value
 
 
-# ---------------------------------------------------------------------------------------------------
+# --------------------------------------------------------------------------------------------------
 # one submission
 
 SUSPICIOUS = {
@@ -483,8 +491,8 @@ SUSPICIOUS = {
     "library patched": r"\blsl_lib(?:\.\w+)+\s*=[^=]|\bimport\s+lsl_lib\.theory\s+as\b",
     "lsl_lib.theory": r"lsl_lib\.theory|from\s+lsl_lib\s+import\s+[^\n]*\btheory\b",
     "import machinery": r"\bimportlib\b|\breload\(|\bsys\.modules\b|__import__|\bbuiltins\b",
-    "files": r"\bopen\(|\bos\.(?:remove|unlink|rename|walk|listdir|scandir|chdir)|\bshutil\.|\bglob\b|"
-             r"\bPath\(",
+    "files": r"\bopen\(|\bos\.(?:remove|unlink|rename|walk|listdir|scandir|chdir)|"
+             r"\bshutil\.|\bglob\b|\bPath\(",
     "processes": r"\bsubprocess\b|\bos\.(?:system|popen|fork|kill|_exit|exec\w*)\b|\bsignal\.|"
                  r"\bctypes\b|\bsys\.exit\b|\bmultiprocessing\b|\bthreading\b",
 }
@@ -516,8 +524,9 @@ def _short(error):
     return text if len(text) < 600 else text[:600] + " ..."
 
 
-def grade_submission(assignment, submission, workdir, limits=Limits(), docker_image=None):
-    """Grade one submitted notebook; returns a dict (scores, cases, cells, status, flags, seconds)."""
+def grade_submission(assignment, submission, workdir, limits=DEFAULT_LIMITS, docker_image=None):
+    """Grade one submitted notebook; returns a dict (scores, cases, cells, status, flags,
+    seconds)."""
     started = time.monotonic()
     result = {"submission": str(submission), "questions": {}, "cases": {}, "cells": [],
               "status": "ok", "flags": [], "landlock": None}
@@ -598,11 +607,12 @@ def feedback(assignment, result, student):
     return "\n".join(lines)
 
 
-# ---------------------------------------------------------------------------------------------------
+# --------------------------------------------------------------------------------------------------
 # a class
 
 def submissions(folder):
-    """``{student: notebook}`` from ``folder/<student>.ipynb`` or ``folder/<student>/<any>.ipynb``."""
+    """``{student: notebook}`` from ``folder/<student>.ipynb`` or
+    ``folder/<student>/<any>.ipynb``."""
     folder = Path(folder)
     found = {}
     for path in sorted(folder.iterdir()):
@@ -637,8 +647,8 @@ def _grade_in_process(master, term_seed, submission, output, limits, docker_imag
     return json.loads(Path(output).read_text())
 
 
-def grade_class(master, folder, out, jobs=2, term_seed=None, limits=Limits(), docker_image=None,
-                timeout=1800.0):
+def grade_class(master, folder, out, jobs=2, term_seed=None, limits=DEFAULT_LIMITS,
+                docker_image=None, timeout=1800.0):
     """Grade every submission in ``folder``; write ``out/grades.csv`` and ``out/feedback/*.md``.
 
     Returns the rows of ``grades.csv`` as dicts.
@@ -740,4 +750,5 @@ if __name__ == "__main__":
     if sys.argv[1:2] == ["one"]:
         _main_one(sys.argv[2:])
     else:
-        raise SystemExit("usage: python homework/build.py grade-class <hw> <folder> (see homework/README.md)")
+        raise SystemExit("usage: python homework/build.py grade-class <hw> <folder> "
+                         "(see homework/README.md)")

@@ -1,13 +1,15 @@
-"""The student side of grading: run a submission's cells in a restricted process and answer the grader.
+"""The student side of grading: run a submission's cells in a restricted process and answer
+the grader.
 
-``homework/grading.py`` starts this file as a child process, one per submission, and talks to it over
-the child's standard input and output, one JSON message per line. The submission's own printing goes
-to ``stdout.log`` and ``stderr.log`` in its working folder, never into that channel. The child:
+``homework/grading.py`` starts this file as a child process, one per submission, and talks to it
+over the child's standard input and output, one JSON message per line. The submission's own
+printing goes to ``stdout.log`` and ``stderr.log`` in its working folder, never into that channel.
+The child:
 
 1. imports what the homework uses (numpy, scipy, scikit-learn, matplotlib, IPython, ``lsl_lib``);
 2. replaces the functions named by ``--forbid`` (the library's answers to questions, e.g.
-   ``lsl_lib.theory.kernel_rademacher_bound``) by functions that raise, so that calling them in place
-   of the asked computation earns nothing;
+   ``lsl_lib.theory.kernel_rademacher_bound``) by functions that raise, so that calling them in
+   place of the asked computation earns nothing;
 3. restricts itself (Linux Landlock, where the kernel has it): it may read the Python installation,
    the system's libraries, ``lsl_lib`` and the data folders given by ``--read``, read and write its
    working folder, and nothing else: not the masters, the autograder or the lecturer's files; it may
@@ -35,11 +37,12 @@ import numpy as np
 MAX_MESSAGE = 256 * 2**20
 
 
-# ---------------------------------------------------------------------------------------------------
+# --------------------------------------------------------------------------------------------------
 # values on the wire (the grader decodes with the same rules: homework/grading.py imports these)
 
 def encode(value, on_object):
-    """JSON-able form of ``value``; ``on_object(obj)`` encodes what is not plain data (or raises)."""
+    """JSON-able form of ``value``; ``on_object(obj)`` encodes what is not plain data (or
+    raises)."""
     if value is None or isinstance(value, (bool, str)):
         return value
     if type(value) in (int, float):
@@ -75,7 +78,8 @@ def generator_from_state(state):
 
 
 def decode(data, resolve):
-    """The value of ``data`` (see :func:`encode`); ``resolve(message)`` turns a reference into a value."""
+    """The value of ``data`` (see :func:`encode`); ``resolve(message)`` turns a reference into a
+    value."""
     if data is None or isinstance(data, (bool, int, float, str)):
         return data
     if not isinstance(data, dict):
@@ -96,17 +100,19 @@ def decode(data, resolve):
         items = [decode(item, resolve) for item in data["v"]]
         return items if kind == "list" else tuple(items)
     if kind == "dict":
-        return {decode(key, resolve): decode(item, resolve) for key, item in zip(data["k"], data["v"])}
+        return {decode(key, resolve): decode(item, resolve)
+                for key, item in zip(data["k"], data["v"], strict=True)}
     if kind in ("rng", "ref"):
         return resolve(data)
     raise ValueError(f"unknown value kind {kind!r}")
 
 
-# ---------------------------------------------------------------------------------------------------
+# --------------------------------------------------------------------------------------------------
 # Landlock (Linux >= 5.13): an unprivileged process restricts itself and all its descendants
 
 _READ = 1 | 4 | 8                       # EXECUTE, READ_FILE, READ_DIR
-_WRITE = (2 | 16 | 32 | 128 | 256 | 512 | 1024 | 4096  # WRITE_FILE, REMOVE_*, MAKE_DIR/REG/SOCK/FIFO/SYM
+_WRITE = (2 | 16 | 32 | 128 | 256 | 512 | 1024 | 4096  # WRITE_FILE, REMOVE_*,
+          # MAKE_DIR/REG/SOCK/FIFO/SYM
           | 8192 | 16384)               # REFER (ABI 2), TRUNCATE (ABI 3)
 _DEVICES = 64 | 2048                    # MAKE_CHAR, MAKE_BLOCK
 
@@ -185,7 +191,8 @@ def system_read_paths():
     paths = {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix,
              os.path.dirname(os.path.realpath(sys.executable))}
     paths.update(site.getsitepackages())
-    for name in ("numpy", "scipy", "sklearn", "matplotlib", "IPython", "numba", "llvmlite", "lsl_lib"):
+    for name in ("numpy", "scipy", "sklearn", "matplotlib", "IPython", "numba", "llvmlite",
+                 "lsl_lib"):
         module = sys.modules.get(name)
         if module is not None and getattr(module, "__file__", None):
             paths.add(os.path.dirname(os.path.realpath(module.__file__)))
@@ -194,7 +201,7 @@ def system_read_paths():
     return sorted(path for path in paths if os.path.exists(path))
 
 
-# ---------------------------------------------------------------------------------------------------
+# --------------------------------------------------------------------------------------------------
 # the submission's namespace
 
 def _refuse(name):
@@ -265,7 +272,8 @@ def _serve(channel_in, channel_out, shell):
             message = {"ok": False, "error": "KeyboardInterrupt: stopped at the time limit"}
         except BaseException as error:  # noqa: BLE001 (everything the submission raises is an answer)
             if isinstance(error, KeyError) and request.get("op") == "get":
-                message = {"ok": False, "error": f"NameError: name {request['name']!r} is not defined"}
+                message = {"ok": False,
+                           "error": f"NameError: name {request['name']!r} is not defined"}
             else:
                 message = {"ok": False, "error": f"{type(error).__name__}: {error}"[:2000]}
         try:

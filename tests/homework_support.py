@@ -31,11 +31,13 @@ def assignment(name, term_seed=None):
 
 def wrong_answers(name):
     """``[(description, question, old, new)]`` of ``tests/wrong_answers/<name>.py``."""
-    return module(f"wrong_answers_{name}", ROOT / "tests" / "wrong_answers" / f"{name}.py").WRONG_ANSWERS
+    return module(f"wrong_answers_{name}",
+                  ROOT / "tests" / "wrong_answers" / f"{name}.py").WRONG_ANSWERS
 
 
 def with_wrong_answer(nb, old, new):
-    """A copy of the notebook ``nb`` with ``old`` replaced by ``new`` in the code cell holding it."""
+    """A copy of the notebook ``nb`` with ``old`` replaced by ``new`` in the code cell holding
+    it."""
     nb = nbformat.reads(nbformat.writes(nb), as_version=4)
     index = next(i for i, cell in enumerate(nb.cells)
                  if cell.cell_type == "code" and old in cell.source)

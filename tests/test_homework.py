@@ -49,7 +49,8 @@ def test_master_mixes_derivations_and_code_with_rubrics(name):
     assert all(q.tests for q in questions if not q.manual), "an autograded question has no test"
     for question in questions:
         if question.manual:
-            assert question.rubric.startswith(f"**Rubric ({question.points:g} points"), question.name
+            assert question.rubric.startswith(f"**Rubric ({question.points:g} points"), \
+                question.name
         assert re.search(rf"{question.points:g} points?\b", question.prompt), \
             f"{question.name}'s heading does not show its {question.points:g} points"
 
@@ -146,7 +147,8 @@ def test_autograder_zip_installs_lsl_lib_for_otter_grade(generated):
     (zip_path,) = (result / "autograder").glob(f"{name}-autograder_*.zip")
     with zipfile.ZipFile(zip_path) as archive:
         names = archive.namelist()
-        requirements = archive.read("environment.yml").decode()   # otter's image installs its pip list
+        # otter's image installs its pip list
+        requirements = archive.read("environment.yml").decode()
     assert "files/lsl/lsl_lib/__init__.py" in names and "files/lsl/pyproject.toml" in names
     for package in ("numpy", "scipy", "scikit-learn", "numba", "/autograder/source/files/lsl"):
         assert package in requirements, package
@@ -327,7 +329,8 @@ def test_extract_writes_one_file_per_derivation_with_rubric_and_every_answer(tmp
 
 
 def test_docker_mode_runs_the_student_side_in_a_locked_down_container(tmp_path):
-    command = grading.sandbox_command("lsl-homework", ["/data"], ["lsl_lib.theory.f"], tmp_path, "c1")
+    command = grading.sandbox_command("lsl-homework", ["/data"], ["lsl_lib.theory.f"], tmp_path,
+                                      "c1")
     assert command[:3] == ["docker", "run", "--rm"]
     for option in ("--network", "none", "--read-only", "--memory", "--pids-limit",
                    f"{tmp_path}:/submission", "lsl-homework", "--forbid=lsl_lib.theory.f"):

@@ -25,7 +25,8 @@ MARKER = "lsl-grading-test-daemon-4242"
 
 
 def _code_cell(nb, text):
-    return next(i for i, cell in enumerate(nb.cells) if cell.cell_type == "code" and text in cell.source)
+    return next(i for i, cell in enumerate(nb.cells)
+                if cell.cell_type == "code" and text in cell.source)
 
 
 def _solution(cell):
@@ -39,7 +40,8 @@ def _class(solutions, folder):
     expected = {}
 
     def write(student, nb, full, layout="file"):
-        target = folder / f"{student}.ipynb" if layout == "file" else folder / student / f"{HW}.ipynb"
+        target = folder / f"{student}.ipynb" if layout == "file" else \
+            folder / student / f"{HW}.ipynb"
         target.parent.mkdir(parents=True, exist_ok=True)
         nbformat.write(nb, target)
         expected[student] = full
@@ -63,18 +65,21 @@ def _class(solutions, folder):
     write("correct", copy(), every)
     write("correct_in_a_folder", copy(), every, layout="folder")
     write("empty", nbformat.read(build.STUDENT / HW / f"{HW}.ipynb", as_version=4), set())
-    for number, (description, question, old, new) in enumerate(wrong_answers(HW)):
-        write(f"wrong_{number:02d}", with_wrong_answer(copy(lean=True), old, new), every - {question})
+    for number, (_description, question, old, new) in enumerate(wrong_answers(HW)):
+        write(f"wrong_{number:02d}", with_wrong_answer(copy(lean=True), old, new),
+              every - {question})
     # a top-level loop (stopped at the cell limit), a loop inside q4's function, a loop that
     # ignores the interrupt (killed, restarted), a crash of the process after q5's cell
-    write("loop_cell", after(copy(lean=True), "def rademacher_bound", "while True:\n    pass"), every)
+    write("loop_cell", after(copy(lean=True), "def rademacher_bound", "while True:\n    pass"),
+          every)
     nb = copy(lean=True)
     index = _code_cell(nb, "def complexity_curve")
     nb.cells[index].source = re.sub(r"(def complexity_curve\(.*\):\n)", r"\1    while True: pass\n",
                                     nb.cells[index].source)
     write("loop_q4", nb, every - {"q4"})
     write("loop_ignores_interrupt", after(copy(lean=True), "def rademacher_bound",
-                                          "import time\nwhile True:\n    try:\n        time.sleep(0.2)\n"
+                                          "import time\nwhile True:\n    try:\n"
+                                          "        time.sleep(0.2)\n"
                                           "    except BaseException:\n        pass"), every)
     write("crash", after(copy(), "def sup_over_ball", "import os\nos._exit(3)"), every)
     # tampering: each also answers q2 wrongly, which is all it may lose
@@ -85,29 +90,34 @@ def _class(solutions, folder):
           every - {"q2"})
     write("tamper_otter", after(copy(lean=True), "def rademacher_bound",
                                 "import otter.test_files.ok_test as ok\n"
-                                "ok.OKTestFile.run = lambda self, env: None\n" + wrong_q2), every - {"q2"})
+                                "ok.OKTestFile.run = lambda self, env: None\n" + wrong_q2),
+          every - {"q2"})
     write("tamper_library", after(copy(lean=True), "def rademacher_bound",
                                   "import lsl_lib.theory as t\nt.kernel_rademacher_bound = "
                                   "lambda K, c: 0.0\n" + wrong_q2), every - {"q2"})
     write("lazy_library", after(copy(lean=True), "def rademacher_bound",
                                 "from lsl_lib.theory import kernel_rademacher_bound\n"
-                                "def rademacher_bound(K, c):\n    return kernel_rademacher_bound(K, c)\n"),
+                                "def rademacher_bound(K, c):\n"
+                                "    return kernel_rademacher_bound(K, c)\n"),
           every - {"q2", "q4"})     # q4's curve calls the student's q2, which raises while grading
     # reading the hidden tests or writing outside its folder: if it could, it answers q2 wrongly
     outside = folder.parent / "written_by_a_submission.txt"
     write("read_hidden_tests", after(copy(lean=True), "def rademacher_bound",
                                      f"try:\n    open({master!r}).read()\n" + "    " +
-                                     wrong_q2.replace("\n", "\n    ") + "\nexcept OSError:\n    pass"),
+                                     wrong_q2.replace("\n", "\n    ") +
+                                     "\nexcept OSError:\n    pass"),
           every)
     write("write_outside", after(copy(lean=True), "def rademacher_bound",
                                  f"try:\n    open({str(outside)!r}, 'w').write('x')\n" + "    " +
                                  wrong_q2.replace("\n", "\n    ") + "\nexcept OSError:\n    pass"),
           every)
     write("leak_inputs", after(copy(lean=True), "def rademacher_bound",
-                               "def rademacher_bound(K, c):\n    raise ValueError(f'LEAK {K.tolist()}')\n"),
+                               "def rademacher_bound(K, c):\n"
+                               "    raise ValueError(f'LEAK {K.tolist()}')\n"),
           every - {"q2", "q4"})
     write("daemon", after(copy(), "def rademacher_bound",
-                          f"import subprocess\nsubprocess.Popen(['sh', '-c', 'sleep 600 # {MARKER}'], "
+                          "import subprocess\n"
+                          f"subprocess.Popen(['sh', '-c', 'sleep 600 # {MARKER}'], "
                           "start_new_session=True)"), every)
     (folder / "unreadable.ipynb").write_text("this is not a notebook")
     expected["unreadable"] = set()
@@ -124,8 +134,9 @@ def test_a_class_is_graded_with_one_command(tmp_path):
     expected, outside = _class(result / "autograder" / f"{HW}.ipynb", folder)
     assert len(expected) >= 20
     out = tmp_path / "grades"
-    build.main(["grade-class", HW, str(folder), "--out", str(out), "--jobs", "2", "--term-seed", "0",
-                "--cell-timeout", "12", "--call-timeout", "12", "--timeout", "600"])
+    build.main(["grade-class", HW, str(folder), "--out", str(out), "--jobs", "2",
+                "--term-seed", "0", "--cell-timeout", "12", "--call-timeout", "12",
+                "--timeout", "600"])
 
     with open(out / "grades.csv", newline="") as handle:
         rows = {row["student"]: row for row in csv.DictReader(handle)}

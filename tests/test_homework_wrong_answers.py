@@ -32,4 +32,5 @@ def test_typical_wrong_answers_cost_their_own_question_only(name, tmp_path):
         description, question = expected[row["student"]]
         for other, full in points.items():
             score = float(row[other])
-            assert (score < full) if other == question else (score == full), (description, other, row)
+            assert (score < full) if other == question else (score == full), \
+                (description, other, row)

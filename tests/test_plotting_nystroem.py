@@ -80,7 +80,8 @@ def test_accuracy_and_time_two_panels_bands_and_reference():
     np.testing.assert_allclose(nys_acc.get_ydata(), [0.91, 0.96, 0.99])
     np.testing.assert_allclose(nys_time.get_ydata(), [0.2, 0.2, 0.5])
     np.testing.assert_allclose(rff_time.get_xdata(), D)
-    assert nys_acc.get_color() == nys_time.get_color() != rff_acc.get_color() == rff_time.get_color()
+    assert (nys_acc.get_color() == nys_time.get_color()
+            != rff_acc.get_color() == rff_time.get_color())
     assert len(ax_acc.collections) == len(ax_time.collections) == 1
     # the exact machine: a horizontal line at its accuracy and at its time
     assert list(ref_acc.get_ydata()) == [0.99, 0.99] and list(ref_time.get_ydata()) == [0.25, 0.25]

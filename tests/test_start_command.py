@@ -24,7 +24,8 @@ START_TIMEOUT_S = 60
 
 def _start_command():
     readme = (REPO_ROOT / "README.md").read_text(encoding="utf-8")
-    match = re.search(r"python -m pip install -r requirements\.txt && (jupyter lab [^`\n]*)", readme)
+    match = re.search(r"python -m pip install -r requirements\.txt && "
+                      r"(jupyter lab [^`\n]*)", readme)
     assert match, "README.md has no start command `... && jupyter lab ...`"
     return shlex.split(match.group(1))
 

@@ -29,7 +29,8 @@ def test_panel_draws_at_creation_and_redraws_on_change():
 
 @pytest.mark.parametrize("make", [lambda: lam_slider(), lambda: batch_size_slider(),
                                   lambda: width_slider(),
-                                  lambda: int_slider(5, 1, 10), lambda: float_slider(0.5, 0, 1, 0.1)])
+                                  lambda: int_slider(5, 1, 10),
+                                  lambda: float_slider(0.5, 0, 1, 0.1)])
 def test_sliders_update_on_release_only(make):
     assert make().continuous_update is False
 
@@ -52,5 +53,6 @@ def test_width_slider_steps_over_powers_of_two():
     slider.index += 1
     assert slider.value == 512  # one step: a factor 2, as on the log axis of the error plot
     assert list(width_slider(8, 3, 5, "m").options) == [8, 16, 32]
-    with pytest.raises(ValueError, match="value must be a power of two from 16 to 4096, got value=300"):
+    with pytest.raises(ValueError,
+                       match="value must be a power of two from 16 to 4096, got value=300"):
         width_slider(300)

@@ -109,14 +109,15 @@ class ScoreClassifierMixin(ClassifierMixin):
             from sklearn.utils.class_weight import compute_class_weight
 
             class_weight = dict(zip(self.classes_, compute_class_weight(
-                class_weight, classes=self.classes_, y=y, sample_weight=sample_weight)))
+                class_weight, classes=self.classes_, y=y, sample_weight=sample_weight),
+                strict=True))
         if not partial or not self._is_one_vs_rest():
             params = {"class_weight": None} if "class_weight" in self.get_params() else {}
             self.estimators_ = [clone(self).set_params(**params) for _ in self.classes_]
         if isinstance(y, (list, tuple)):
             y = np.asarray(y)
         eval_set = fit_params.pop("eval_set", None)
-        for positive, estimator in zip(self.classes_, self.estimators_):
+        for positive, estimator in zip(self.classes_, self.estimators_, strict=True):
             params = dict(fit_params)
             weight = _one_vs_rest_weight(sample_weight, y, positive, class_weight)
             if weight is not None:

@@ -131,7 +131,7 @@ def plot_degradation(histories, *, budget=None,
     filled = None
     for k, (label, history) in enumerate(histories.items()):
         t = np.asarray(history["iteration"], dtype=float)
-        for ax, column in zip(axes, columns):
+        for ax, column in zip(axes, columns, strict=True):
             values = _column(history, column)
             values = np.where(values > 0, values, np.nan)  # 0 (nothing degraded yet): not drawn
             ax.plot(t, values, color=f"C{k}", lw=2, marker="." if len(t) < 30 else None,
@@ -139,12 +139,12 @@ def plot_degradation(histories, *, budget=None,
         if budget is not None and filled is None:
             filled = _budget_filled(history, budget)
     for label, history in (reference or {}).items():
-        for ax, column in zip(axes, columns):
+        for ax, column in zip(axes, columns, strict=True):
             if column in history or (column == "mean_gradient_error" and
                                      "gradient_error" in history):
                 ax.plot(np.asarray(history["iteration"], dtype=float), _column(history, column),
                         color="k", ls="--", lw=1.4, zorder=3, label=label)
-    for ax, column in zip(axes, columns):
+    for ax, column in zip(axes, columns, strict=True):
         _trace_axis(ax, "iteration", column, logx=False, logy=True)
         _thousands(ax.xaxis)
         low, high = ax.get_ylim()
@@ -226,9 +226,10 @@ def plot_hyperplanes(X, y, weights, hyperplane_classes, *, intercepts=None, reso
     palette = ["tab:blue", "tab:red"] if len(classes) == 2 else \
         [f"C{i % 10}" for i in range(len(classes))]
     cell_colors = [None] * len(W)
-    for c, color in zip(classes, palette):
+    for c, color in zip(classes, palette, strict=True):
         rows = np.flatnonzero(owner == c)
-        for row, shade in zip(rows, _shades(color, len(rows))):
+        # strict=False: a class that owns no hyperplane has no rows, but _shades gives one shade
+        for row, shade in zip(rows, _shades(color, len(rows)), strict=False):
             cell_colors[row] = shade
     ax.contourf(g0, g1, winner, levels=np.arange(len(W) + 1) - 0.5, colors=cell_colors,
                 alpha=0.45)
@@ -246,7 +247,7 @@ def plot_hyperplanes(X, y, weights, hyperplane_classes, *, intercepts=None, reso
         margin = best[..., i] - np.delete(best, i, axis=-1).max(axis=-1)
         if np.isfinite(margin).all() and margin.min() < 0 < margin.max():
             ax.contour(g0, g1, margin, levels=[0], colors="k", linewidths=1.8)
-    for c, color in zip(classes, palette):
+    for c, color in zip(classes, palette, strict=True):
         mask = y == c
         n_planes = int(np.sum(owner == c))
         ax.scatter(X[mask, 0], X[mask, 1], s=14, color=color, edgecolors="white",
@@ -397,7 +398,7 @@ def plot_budgeted_model(estimator, X, y, *, history=None, budget=None, resolutio
         if filled is not None:
             ax.axvline(filled, color="0.3", ls=":", lw=1.4, label=f"support reaches B = {budget:,}")
         handles = [a + b for a, b in zip(ax.get_legend_handles_labels(),
-                                         twin.get_legend_handles_labels())]
+                                         twin.get_legend_handles_labels(), strict=True)]
         _legend_below(ax, handles, ncols=2)
         ax.set_title("what maintenance cost", fontsize="medium")
     if title:

@@ -159,7 +159,7 @@ def plot_lasso_path(alphas, coefs, names=None, n_labels=5, title=None):
     positions = []
     for j in labelled:
         positions.append(coefs[j, -1] if not positions else max(coefs[j, -1], positions[-1] + gap))
-    for j, position in zip(labelled, positions):
+    for j, position in zip(labelled, positions, strict=True):
         ax.annotate(names[j], (alphas[-1], coefs[j, -1]), xytext=(alphas[-1] * 0.85, position),
                     textcoords="data", va="center", fontsize="small", color=f"C{j % 10}")
     count.step(alphas, np.count_nonzero(coefs, axis=0), where="post", color="k")

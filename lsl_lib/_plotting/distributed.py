@@ -28,7 +28,7 @@ def _legend_under_panels(fig, axes, ncols):
     labels, whatever their size): each label once."""
     handles = {}
     for ax in axes:
-        for handle, label in zip(*ax.get_legend_handles_labels()):
+        for handle, label in zip(*ax.get_legend_handles_labels(), strict=True):
             handles.setdefault(label, handle)
     fig.legend(handles.values(), handles.keys(), loc="outside lower center", ncols=ncols,
                fontsize="small", frameon=False)
@@ -79,7 +79,7 @@ def plot_averaging(runs, x="epoch", y=("objective", "test_error"), reference=Non
         raise ValueError("runs must hold at least one trace, got none.")
     ys = [y] if isinstance(y, str) else list(y)
     fig, axes = new_figure(len(ys), width=5.2, height=3.8)
-    for ax, column in zip(axes, ys):
+    for ax, column in zip(axes, ys, strict=True):
         gap = column == "objective" and reference is not None
         for k, (label, trace) in enumerate(runs.items()):
             xs, values = _column(trace, x, label), _column(trace, column, label)
@@ -146,7 +146,7 @@ def plot_scaling(n_workers, runs, y=("seconds", "test_error"), ideal_speedup=Tru
         raise ValueError(f"n_workers must be increasing integers >= 1, got {n_workers!r}.")
     ys = [y] if isinstance(y, str) else list(y)
     fig, axes = new_figure(len(ys), width=5.2, height=3.8)
-    for ax, column in zip(axes, ys):
+    for ax, column in zip(axes, ys, strict=True):
         drawn = [(k, label, np.asarray(run[column], dtype=float))
                  for k, (label, run) in enumerate(runs.items()) if column in run]
         if not drawn:
@@ -254,7 +254,7 @@ def plot_out_of_core(reports, title=None):
     for j, (_, label, color) in enumerate(_OUT_OF_CORE_BARS):
         positions = groups + (j - (n_bars - 1) / 2) * width
         ax.bar(positions, values[:, j], width=width * 0.92, color=color, label=label)
-        for position, value in zip(positions, values[:, j]):
+        for position, value in zip(positions, values[:, j], strict=True):
             ax.text(position, value * 1.12, _bytes(value), ha="center", va="bottom",
                     fontsize="small", rotation=90 if len(reports) > 2 else 0)
     ax.set_yscale("log")

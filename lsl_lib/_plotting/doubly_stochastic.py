@@ -30,7 +30,7 @@ def plot_dsg_convergence(runs, x=("examples", "seconds"), y="test_error", logx=(
     """
     xs = [x] if isinstance(x, str) else list(x)
     fig, axes = new_figure(len(xs), width=5.2, height=3.8)
-    for ax, column in zip(axes, xs):
+    for ax, column in zip(axes, xs, strict=True):
         for k, (label, trace) in enumerate(runs.items()):
             xv = np.asarray(trace[column], dtype=float)
             yv = np.asarray(trace[y], dtype=float)
@@ -40,7 +40,8 @@ def plot_dsg_convergence(runs, x=("examples", "seconds"), y="test_error", logx=(
         _trace_axis(ax, column, y, logx=column in logx, logy=False)
         if column == "seconds":  # the log scale replaced the formatter: "20 ms", not 2×10⁻²
             ax.xaxis.set_major_formatter(EngFormatter(unit="s"))
-            ax.set_xlabel("solver time, evaluations excluded" + (" (log scale)" if column in logx else ""))
+            ax.set_xlabel("solver time, evaluations excluded"
+                          + (" (log scale)" if column in logx else ""))
         if column == "examples":
             ax.set_xlabel("examples seen")
             ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:,.0f}"))
@@ -81,7 +82,7 @@ def plot_model_memory(sizes, title=None):
     ax.barh(positions, values, color=[f"C{k}" for k in range(len(labels))], height=0.6)
     ax.set_xscale("log")
     ax.set_yticks(positions, labels)
-    for position, value in zip(positions, values):
+    for position, value in zip(positions, values, strict=True):
         ax.text(value * 1.15, position, _bytes(value), va="center", fontsize="medium")
     ax.set_xlim(values.min() / 3, values.max() * 20)
     ax.set_xlabel("bytes (log scale)")

@@ -119,7 +119,7 @@ def plot_matrices(matrices, *, symmetric=False, shared_scale=True, cmap=None, wi
         ax.set_axis_off()
     axes = grid[:len(arrays)]
     shared = limits(arrays.values()) if shared_scale else None
-    for ax, (name, values) in zip(axes, arrays.items()):
+    for ax, (name, values) in zip(axes, arrays.items(), strict=True):
         vmin, vmax = shared or limits([values])
         image = ax.imshow(values, cmap=cmap, vmin=vmin, vmax=vmax, interpolation="nearest")
         ax.set_title(name, fontsize="medium")

@@ -109,7 +109,8 @@ def plot_feature_count(n_features, counts, marks=None, title=None):
     for label, values in counts.items():
         ax.plot(d, np.asarray(values, dtype=float), marker="o" if len(d) < 30 else None,
                 ms=3, label=label)
-    for (text, (d_mark, D_mark)), marker in zip((marks or {}).items(), "*DsP^v"):
+    # strict=False: a marker per mark, six at most; fewer marks leave markers unused
+    for (text, (d_mark, D_mark)), marker in zip((marks or {}).items(), "*DsP^v", strict=False):
         ax.plot([d_mark], [D_mark], marker=marker, color="k", ms=9 if marker == "*" else 6,
                 linestyle="none", zorder=5, label=f"{text}: D = {D_mark:,}")
     ax.set_xscale("log")
@@ -150,7 +151,7 @@ def plot_cache_effect(cache_sizes, runs, full_cache=None,
     columns = [columns] if isinstance(columns, str) else list(columns)
     fig, axes = new_figure(len(columns))
     sizes = np.asarray(cache_sizes, dtype=float)
-    for ax, column in zip(axes, columns):
+    for ax, column in zip(axes, columns, strict=True):
         scale = 1e6 if column == "kernel_evaluations" else 1.0
         for label, run in runs.items():
             if column in run:
@@ -218,13 +219,14 @@ def plot_suboptimality(histories, slopes=None, fit_from=None, scaled=True, band=
             label = f"{label}: slope {f'{slope:+.2f}'.replace('-', '−')} ± {se:.2f}"
         if len(runs) > 1:
             label = f"{label} ({len(runs)} seeds)"
-        for ax, values in zip(axes, (subs, t * subs)):
+        # strict=False: without ``scaled`` there is one panel, and t (f(w_t) - f(w*)) is not drawn
+        for ax, values in zip(axes, (subs, t * subs), strict=False):
             mean, low, high, n_runs = _mean_and_band(values, band)
             ax.plot(t, mean, color=f"C{j % 10}", lw=1.8, label=label)
             if n_runs > 1:
                 ax.fill_between(t, low, high, color=f"C{j % 10}", alpha=0.2, linewidth=0)
     ylabels = ("suboptimality $f(w_t) - f(w^*)$", "$t\\,(f(w_t) - f(w^*))$")
-    for ax, ylabel in zip(axes, ylabels):
+    for ax, ylabel in zip(axes, ylabels, strict=False):  # one panel without ``scaled``
         _trace_axis(ax, "iteration", "suboptimality", True, True)
         ax.set_ylabel(ylabel)
         _readable_log_ticks(ax.xaxis)

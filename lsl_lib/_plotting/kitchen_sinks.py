@@ -42,7 +42,7 @@ def plot_sink_families(x, target, X_train, y_train, curves):
         0/1 indicators drawn as steps), the data, the target and the fit.
     """
     fig, axes = new_figure(ncols=len(curves), width=2.85, height=3.5)
-    for ax, (name, c) in zip(axes, curves.items()):
+    for ax, (name, c) in zip(axes, curves.items(), strict=True):
         twin = ax.twinx()
         features = np.asarray(c["features"])
         twin.plot(x, features, color="C0", lw=1.8, alpha=0.75, drawstyle="steps-mid"
@@ -185,7 +185,7 @@ def plot_box_effect(C_values, train_error, test_error, n_active, n_components, K
     twin.set_ylabel(f"αₖ on the box (of K = {n_components})", color="C2")
     twin.tick_params(axis="y", colors="C2")
     handles = [a + b for a, b in zip(left.get_legend_handles_labels(),
-                                     twin.get_legend_handles_labels())]
+                                     twin.get_legend_handles_labels(), strict=True)]
     _legend_below(left, handles, ncols=2)
     left.set_title(f"the box, K = {n_components}", fontsize="medium")
     _mean_with_band(right, K_values, rks_error, "o-", "C3", rks_label)

@@ -103,7 +103,7 @@ def plot_support(estimators, X, y, resolution=150, title=None):
         estimators = {"": estimators}
     # one row on a projector: three panels share MAX_WIDTH rather than wrapping onto a second row
     fig, axes = new_figure(len(estimators), width=_one_row(len(estimators), 4.3), height=4.3)
-    for ax, (label, est) in zip(axes, estimators.items()):
+    for ax, (label, est) in zip(axes, estimators.items(), strict=True):
         plot_decision_boundary(est, X, y, resolution=resolution, ax=ax)
         _mark_support(ax, est, n_samples=len(X))
         ax.legend(fontsize="small", loc="upper center", bbox_to_anchor=(0.5, -0.14), ncols=2,
@@ -193,7 +193,8 @@ def plot_online_kernel(estimator, X, y, history=None, message=None, resolution=1
         ax.set_title("decision boundary (solid), margins o(x) = ±1 (dashed)", fontsize="medium")
     else:
         X, y = np.asarray(X, dtype=float), np.asarray(y)
-        for c, color in zip(np.unique(y), ["tab:blue", "tab:red"]):
+        # strict=False: a binary palette; a sample of one class leaves the second colour unused
+        for c, color in zip(np.unique(y), ["tab:blue", "tab:red"], strict=False):
             ax.scatter(X[y == c, 0], X[y == c, 1], s=14, color=color, edgecolors="white",
                        linewidths=0.4, label=f"y = {c}")
         ax.set(xlabel="$x_1$", ylabel="$x_2$")
@@ -257,7 +258,7 @@ def plot_online_convergence(histories, columns=("rkhs_objective", "train_error",
     columns = [columns] if isinstance(columns, str) else list(columns)
     # one row: three panels share MAX_WIDTH rather than leaving a 2 x 2 grid with an empty slot
     fig, axes = new_figure(len(columns), width=_one_row(len(columns), 4.6), height=4.0)
-    for ax, column in zip(axes, columns):
+    for ax, column in zip(axes, columns, strict=True):
         logy = column.endswith("objective")
         for j, (label, history) in enumerate(histories.items()):
             epoch = np.asarray(history["epoch"], dtype=float)

@@ -147,7 +147,7 @@ def plot_decision_boundary(estimators, X, y, resolution=200, title=None, ax=None
         fig, axes = ax.figure, [ax]
     else:
         fig, axes = new_figure(len(estimators), width=4.2, height=3.8)
-    for ax, (label, est) in zip(axes, estimators.items()):
+    for ax, (label, est) in zip(axes, estimators.items(), strict=True):
         n_classes = len(getattr(est, "classes_", classes))
         if n_classes == 2 and hasattr(est, "predict_proba"):
             Z = est.predict_proba(grid)[:, 1].reshape(g0.shape)
@@ -167,7 +167,7 @@ def plot_decision_boundary(estimators, X, y, resolution=200, title=None, ax=None
             Z = np.searchsorted(est.classes_, est.predict(grid)).reshape(g0.shape)
             ax.contourf(g0, g1, Z, levels=np.arange(n_classes + 1) - 0.5,
                         colors=colors[:n_classes], alpha=0.2)
-        for c, color in zip(classes, colors):
+        for c, color in zip(classes, colors, strict=True):
             mask = y == c
             ax.scatter(X[mask, 0], X[mask, 1], s=14, color=color, edgecolors="white",
                        linewidths=0.4, label=f"y = {c}")
@@ -215,7 +215,7 @@ def plot_weight_images(coef, image_shape, labels=None, ncols=5, title=None):
     image = None
     for ax in axes:
         ax.set_axis_off()
-    for ax, row, label in zip(axes, coef, labels):
+    for ax, row, label in zip(axes, coef, labels, strict=False):  # the last row's empty places
         image = ax.imshow(row.reshape(image_shape), cmap="RdBu_r", vmin=-vmax, vmax=vmax)
         ax.set_title(str(label), fontsize="medium")
     fig.colorbar(image, ax=list(axes), shrink=0.8, label="weight")

@@ -59,7 +59,8 @@ def plot_kernel_approximation(K, K_approx, x, curves, *, current=None,
     ax_diff.set_title(f"K̃ − K (max |·| = {top:.2g})", fontsize="large")
     bar = fig.colorbar(image, ax=ax_diff, shrink=0.85)
     ticks = np.array([-top, -top / 2, 0.0, top / 2, top])
-    bar.set_ticks(ticks, labels=[f"{t:.2g}".replace("-", "−") if t else "0" for t in ticks])  # ends = the title's
+    # ends = the title's
+    bar.set_ticks(ticks, labels=[f"{t:.2g}".replace("-", "−") if t else "0" for t in ticks])
     for ax in (ax_k, ax_approx, ax_diff):
         ax.set_xticks([])
         ax.set_yticks([])

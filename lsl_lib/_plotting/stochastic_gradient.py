@@ -39,7 +39,9 @@ def plot_convergence_bound(histories, bounds, x="effective_passes",
     """
     ys = [y] if isinstance(y, str) else list(y)
     fig = plot_convergence(histories, x=x, y=ys, logx=logx, logy=logy, band=band, title=title)
-    for (label, (column, xs, values)), style in zip(bounds.items(), ("--", ":", "-.")):
+    # strict=False: a line style per bound, three at most; fewer bounds leave styles unused
+    for (label, (column, xs, values)), style in zip(bounds.items(), ("--", ":", "-."),
+                                                    strict=False):
         ax = fig.axes[ys.index(column)]
         low, high = ax.get_ylim()
         xs, values = np.asarray(xs, dtype=float), np.asarray(values, dtype=float)
@@ -79,7 +81,7 @@ def plot_theorems_and_practice(panels, x="effective_passes", band=(25, 75), widt
     matplotlib.figure.Figure
     """
     fig, axes = new_figure(len(panels), width=width, height=height)
-    for ax, panel in zip(axes, panels):
+    for ax, panel in zip(axes, panels, strict=True):
         column = panel["column"]
         for label, runs in panel["histories"].items():
             runs = [runs] if isinstance(runs, dict) else runs

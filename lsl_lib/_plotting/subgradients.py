@@ -59,7 +59,7 @@ def plot_subdifferentials():
         lines = np.array([g * (x - kink) for g in slopes])
         ax.fill_between(x, lines.min(axis=0), lines.max(axis=0), color="C1", alpha=0.12,
                         linewidth=0)
-        for i, (g, line) in enumerate(zip(slopes, lines)):
+        for i, (g, line) in enumerate(zip(slopes, lines, strict=True)):
             ax.plot(x, line, color=f"C{i + 1}", lw=1.4, ls="--")
             ax.text(x[-1] - 0.05, line[-1], f"g = {g:g}", color=f"C{i + 1}", ha="right",
                     va="bottom" if g > 0 else "top", fontsize=10)

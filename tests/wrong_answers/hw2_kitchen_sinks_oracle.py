@@ -1,7 +1,7 @@
 """Typical wrong answers of homework 2 (hw2_kitchen_sinks_oracle), for testing its grading.
 
-Each entry is ``(description, question, old, new)``: ``old`` is an exact substring of a code solution
-cell of the master (and of the generated solutions notebook
+Each entry is ``(description, question, old, new)``: ``old`` is an exact substring of a code
+solution cell of the master (and of the generated solutions notebook
 ``homework/autograder/hw2_kitchen_sinks_oracle/hw2_kitchen_sinks_oracle.ipynb``), ``new`` its
 replacement. With one replacement made, ``question`` must score below full marks and every other
 question full marks. The rows are typical mistakes, one per row.
@@ -48,18 +48,21 @@ WRONG_ANSWERS = [
     ("q4: c0 = 0", "q4",
      "c0 = Y ** 2", "c0 = 0.0"),
     ("q4: the bound without its approximation term", "q4",
-     "bound_K = estimation_term(N_FIXED, C_STAR, L, delta, c0) + approximation_term(K_VALUES, C_STAR, L, delta)",
+     "bound_K = estimation_term(N_FIXED, C_STAR, L, delta, c0) + "
+     "approximation_term(K_VALUES, C_STAR, L, delta)",
      "bound_K = estimation_term(N_FIXED, C_STAR, L, delta, c0) + 0 * K_VALUES"),
     # Question 6: the Monte Carlo approximation of f*
     ("q6: beta without the offsets b", "q6",
-     'np.cos(params["offsets"] + CENTRES @ params["frequencies"])', 'np.cos(CENTRES @ params["frequencies"])'),
+     'np.cos(params["offsets"] + CENTRES @ params["frequencies"])',
+     'np.cos(CENTRES @ params["frequencies"])'),
     ("q6: beta with sin instead of cos", "q6",
      'np.cos(params["offsets"] + CENTRES @ params["frequencies"])',
      'np.sin(params["offsets"] + CENTRES @ params["frequencies"])'),
     ("q6: beta without C", "q6",
      "beta = C_STAR * WEIGHTS @", "beta = WEIGHTS @"),
     ("q6: omega ~ N(0, gamma I) instead of N(0, 2 gamma I)", "q6",
-     'draw_features("fourier", X_eval, K, GAMMA_STAR, rng)', 'draw_features("fourier", X_eval, K, GAMMA_STAR / 2, rng)'),
+     'draw_features("fourier", X_eval, K, GAMMA_STAR, rng)',
+     'draw_features("fourier", X_eval, K, GAMMA_STAR / 2, rng)'),
     ("q6: sqrt(2) cos features (the kernel's scaling, not the sinks')", "q6",
      'return feature_matrix("fourier", X_eval, params) @ (beta / K)',
      'return np.sqrt(2) * feature_matrix("fourier", X_eval, params) @ (beta / K)'),
