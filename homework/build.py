@@ -43,6 +43,7 @@ import json
 import os
 import re
 import shutil
+import tomllib
 import subprocess
 import sys
 import tempfile
@@ -137,7 +138,7 @@ def _with_otter_requirements(master):
     """Add to the master's ``# ASSIGNMENT CONFIG`` what otter's Docker image needs: ``lsl_lib``.
 
     The autograder zip then carries ``lsl_lib``'s source (``files/lsl``) and a requirements file
-    that installs it with numpy, scipy, scikit-learn, matplotlib and numba, so that
+    that installs it with its dependencies and numba (pyproject.toml), so that
     ``otter grade`` (Docker) and Gradescope can run the notebooks.
     """
     folder = master.parent
@@ -146,8 +147,8 @@ def _with_otter_requirements(master):
                     ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "*.nbi", "*.nbc"))
     shutil.copy(ROOT / "pyproject.toml", source / "pyproject.toml")
     shutil.copy(ROOT / "README.md", source / "README.md")
-    requirements = [line.strip() for line in (ROOT / "requirements.txt").read_text().splitlines()
-                    if re.match(r"(numpy|scipy|matplotlib|scikit-learn|numba)\b", line.strip())]
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    requirements = project["dependencies"] + project["optional-dependencies"]["fast"]
     (folder / "requirements.txt").write_text(
         "\n".join(requirements + ["/autograder/source/files/lsl"]) + "\n")
     nb = nbformat.read(master, as_version=4)
