@@ -443,7 +443,7 @@ class PolynomialFeatureMap(TransformerMixin, BaseEstimator):
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None):
-        """The monomials of :math:`\tilde x` and their weights; only X's width is used."""
+        r"""The monomials of :math:`\tilde x` and their weights; only X's width is used."""
         X = validate_data(self, X, accept_sparse="csr", dtype=np.float64)
         m, p = X.shape[1] + 1, self.degree
         D = n_polynomial_features(X.shape[1], p)
@@ -469,7 +469,7 @@ class PolynomialFeatureMap(TransformerMixin, BaseEstimator):
         return coef
 
     def transform(self, X):
-        """:math:`\varphi(X)`, shape (n, D): dense for dense X, CSR for CSR X."""
+        r""":math:`\varphi(X)`, shape (n, D): dense for dense X, CSR for CSR X."""
         check_is_fitted(self)
         X = validate_data(self, X, accept_sparse="csr", dtype=np.float64, reset=False)
         if sp.issparse(X):
@@ -489,7 +489,7 @@ class PolynomialFeatureMap(TransformerMixin, BaseEstimator):
         return Z
 
     def _sparse_transform(self, X):
-        """The CSR map: the monomials of each row's nonzero entries of :math:`\tilde x`,
+        r"""The CSR map: the monomials of each row's nonzero entries of :math:`\tilde x`,
         grown one degree at a time (each partial monomial extended by every entry of its
         row at or after its last one: the tuples stay sorted and, row by row, in the
         order of their columns), placed by the rank tables, weighted by the multinomial

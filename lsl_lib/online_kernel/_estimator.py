@@ -246,7 +246,7 @@ class OnlineKernelClassifier(ScoreClassifierMixin, BaseEstimator):
     @unfitted_on_interrupt
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y, eval_set=None):
-        """Fit by ``n_epochs`` epochs of steps from :math:`\\alpha = 0, b = 0` (per class,
+        r"""Fit by ``n_epochs`` epochs of steps from :math:`\alpha = 0, b = 0` (per class,
         one-vs-rest, for more than two classes).
 
         Parameters
