@@ -181,9 +181,9 @@ def kernel_pegasos_numpy_chunk(X, y, state, indices, lam, kernel, gamma, degree,
 
 @jit
 def _kernel_pegasos_numba_chunk(X, x_data, x_indices, x_indptr, x_sq_norms, buffer, y, alpha,
-                                support, m, t0, indices, lam, code, gamma, degree, coef0, slots,
-                                slot_of, owner, filled, last_used, counters, coef, position,
-                                scratch, max_evaluations):
+                                support, m, t0, indices, lam, kernel_code, gamma, degree, coef0,
+                                slots, slot_of, owner, filled, last_used, counters, coef,
+                                position, scratch, max_evaluations):
     """The same iterations as :func:`kernel_pegasos_numpy_chunk`, compiled.
 
     The rows of X are ``X`` (dense) or, when ``x_indptr`` is not empty, the CSR
@@ -222,13 +222,13 @@ def _kernel_pegasos_numba_chunk(X, x_data, x_indices, x_indptr, x_sq_norms, buff
         if sparse:
             scatter_row_numba(x_data, x_indices, x_indptr, i, buffer, False)
             for k in range(start, m):
-                row[k] = sparse_kernel_raw_numba(code, x_data, x_indices, x_indptr, x_sq_norms,
-                                                 support[k], buffer, x_sq_norms[i])
+                row[k] = sparse_kernel_raw_numba(kernel_code, x_data, x_indices, x_indptr,
+                                                 x_sq_norms, support[k], buffer, x_sq_norms[i])
             scatter_row_numba(x_data, x_indices, x_indptr, i, buffer, True)
         else:
             for k in range(start, m):
-                row[k] = kernel_raw_numba(code, X[i], X[support[k]], gamma)
-        kernel_finish_numba(code, row[start:m], gamma, degree, coef0)
+                row[k] = kernel_raw_numba(kernel_code, X[i], X[support[k]], gamma)
+        kernel_finish_numba(kernel_code, row[start:m], gamma, degree, coef0)
         counters[2] += m - start
         if slot >= 0:
             last_used[slot] = t
@@ -297,7 +297,8 @@ def kernel_pegasos(X, y, lam, n_iter, *, kernel="gaussian", gamma=None, degree=3
         on where the chunks end.
     """
     n_samples = X.shape[0]
-    code, gamma, degree, coef0 = check_kernel_params(kernel, gamma, degree, coef0, X.shape[1])
+    kernel_code, gamma, degree, coef0 = check_kernel_params(kernel, gamma, degree, coef0,
+                                                            X.shape[1])
     if not lam > 0:
         raise ValueError(f"lam must be > 0, got {lam}.")
     if not n_iter >= 1:
@@ -334,7 +335,7 @@ def kernel_pegasos(X, y, lam, n_iter, *, kernel="gaussian", gamma=None, degree=3
         if path == "numba":
             state.m, done = _kernel_pegasos_numba_chunk(
                 *rows, buffer, y, state.alpha, state.support, state.m, state.t,
-                indices[start:stop], float(lam), code, gamma, degree, coef0, state.slots,
+                indices[start:stop], float(lam), kernel_code, gamma, degree, coef0, state.slots,
                 state.slot_of, state.owner, state.filled, state.last_used, state.counters,
                 state.coef, state.position, state.scratch, int(max_kernel_evaluations))
             state.t += done

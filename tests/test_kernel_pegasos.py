@@ -9,7 +9,7 @@ from sklearn.svm import SVC
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 import lsl_lib.kernel_pegasos as module
-from lsl_lib._core.kernel_loops import compiled_rows
+from lsl_lib._core.kernel_loops import GAUSSIAN, compiled_rows
 from lsl_lib.datasets import concentric_circles, load_digits, shared_data_dir, two_gaussian_blobs
 from lsl_lib.kernel_pegasos import (
     KernelPegasosClassifier,
@@ -67,8 +67,9 @@ def test_lru_cache_hand_traced(backend):
     else:
         state.m, done = _kernel_pegasos_numba_chunk(
             *compiled_rows(X, "gaussian"), np.zeros(0), y, state.alpha, state.support, 0, 0,
-            indices, 1.0, 2, 1.0, 3, 1.0, state.slots, state.slot_of, state.owner, state.filled,
-            state.last_used, state.counters, state.coef, state.position, state.scratch, 10**6)
+            indices, 1.0, GAUSSIAN, 1.0, 3, 1.0, state.slots, state.slot_of, state.owner,
+            state.filled, state.last_used, state.counters, state.coef, state.position,
+            state.scratch, 10**6)
         assert done == 6
     assert list(state.counters[:2]) == [1, 5]
 

@@ -89,8 +89,9 @@ def cached_column_numpy(cache, i):
 
 
 @jit
-def _cached_column_numba(X, Xt, x_data, x_indices, x_indptr, x_sq_norms, buffer, i, kcode, gamma,
-                         degree, coef0, slots, slot_of, owner, last_used, counters, scratch):
+def _cached_column_numba(X, Xt, x_data, x_indices, x_indptr, x_sq_norms, buffer, i, kernel_code,
+                         gamma, degree, coef0, slots, slot_of, owner, last_used, counters,
+                         scratch):
     """:func:`cached_column_numpy` compiled, on the arrays of a :class:`ColumnCache`; the
     column is a view into ``slots`` (or ``scratch``).
 
@@ -117,10 +118,10 @@ def _cached_column_numba(X, Xt, x_data, x_indices, x_indptr, x_sq_norms, buffer,
         last_used[s] = counters[0]
         col = slots[s]
     if x_indptr.shape[0] > 0:
-        sparse_kernel_column_numba(kcode, x_data, x_indices, x_indptr, x_sq_norms, i, gamma,
+        sparse_kernel_column_numba(kernel_code, x_data, x_indices, x_indptr, x_sq_norms, i, gamma,
                                    degree, coef0, buffer, col)
     else:
-        kernel_column_numba(kcode, Xt, X[i], gamma, degree, coef0, col)
+        kernel_column_numba(kernel_code, Xt, X[i], gamma, degree, coef0, col)
     return col
 
 
@@ -162,8 +163,8 @@ def online_kernel_numpy_chunk(X, y, alpha, f, b, indices, t0, model, C, eta, eta
 
 @jit
 def _online_kernel_numba_chunk(X, Xt, x_data, x_indices, x_indptr, x_sq_norms, buffer, y, alpha,
-                               f, b, indices, t0, code, C, eta, eta_decay, delta, beta, naive,
-                               kcode, gamma, degree, coef0, slots, slot_of, owner, last_used,
+                               f, b, indices, t0, model_code, C, eta, eta_decay, delta, beta, naive,
+                               kernel_code, gamma, degree, coef0, slots, slot_of, owner, last_used,
                                counters, scratch, max_evaluations):
     """The same steps as :func:`online_kernel_numpy_chunk`, compiled; returns the new b and
     the number of steps run.
@@ -178,22 +179,22 @@ def _online_kernel_numba_chunk(X, Xt, x_data, x_indices, x_indptr, x_sq_norms, b
         i = indices[s]
         eta_t = eta / (1.0 + eta_decay * ((t0 + s) // n))
         if i < 0:  # sampling='worst_violator'
-            i = _worst_violator_numba(code, y, alpha, f, b, eta_t, C, delta)
+            i = _worst_violator_numba(model_code, y, alpha, f, b, eta_t, C, delta)
         if naive:
             col = _cached_column_numba(X, Xt, x_data, x_indices, x_indptr, x_sq_norms, buffer, i,
-                                       kcode, gamma, degree, coef0, slots, slot_of, owner,
+                                       kernel_code, gamma, degree, coef0, slots, slot_of, owner,
                                        last_used, counters, scratch)
             o_i = f[i] + np.dot(alpha, col) + b
         else:
             o_i = f[i] + b
-        Lam, P = _lambda_and_penalty_numba(code, y[i] * o_i, y[i], alpha[i], eta_t, C, delta)
+        Lam, P = _lambda_and_penalty_numba(model_code, y[i] * o_i, y[i], alpha[i], eta_t, C, delta)
         new = (alpha[i] + Lam) - P
         step = new - alpha[i]
         alpha[i] = new
         b += beta * Lam
         if not naive and step != 0.0:
             col = _cached_column_numba(X, Xt, x_data, x_indices, x_indptr, x_sq_norms, buffer, i,
-                                       kcode, gamma, degree, coef0, slots, slot_of, owner,
+                                       kernel_code, gamma, degree, coef0, slots, slot_of, owner,
                                        last_used, counters, scratch)
             for j in range(n):
                 f[j] += step * col[j]
@@ -313,7 +314,8 @@ def online_kernel(X, y, model="l1_svm", *, C=1.0, eta=0.1, eta_decay=0.0, delta=
         X = rows[0]
     if not (np.isfinite(X.data if sp.issparse(X) else X).all() and np.all(np.abs(y) == 1.0)):
         raise ValueError("X must be finite and y must hold labels -1 and +1.")
-    kcode, gamma, degree, coef0 = check_kernel_params(kernel, gamma, degree, coef0, X.shape[1])
+    kernel_code, gamma, degree, coef0 = check_kernel_params(kernel, gamma, degree, coef0,
+                                                            X.shape[1])
     path = resolve_backend(backend)
     n = X.shape[0]
     if order is None and sampling == "worst_violator":
@@ -366,8 +368,8 @@ def online_kernel(X, y, model="l1_svm", *, C=1.0, eta=0.1, eta_decay=0.0, delta=
             state.b, done = _online_kernel_numba_chunk(
                 rows[0], Xt, *rows[1:], buffer, y, state.alpha, state.f, state.b,
                 indices[start:stop], start, MODELS.index(model), float(C), float(eta),
-                float(eta_decay), float(delta), float(bias), naive, kcode, gamma, degree, coef0,
-                cache.slots, cache.slot_of, cache.owner, cache.last_used, cache.counters,
+                float(eta_decay), float(delta), float(bias), naive, kernel_code, gamma, degree,
+                coef0, cache.slots, cache.slot_of, cache.owner, cache.last_used, cache.counters,
                 cache.scratch, int(budget))
         else:
             state.b, done = online_kernel_numpy_chunk(

@@ -74,23 +74,24 @@ def lambda_and_penalty(model, z, y, alpha_i, eta, C, delta=0.5):
 
 
 @jit
-def _lambda_and_penalty_numba(code, z, y, alpha_i, eta, C, delta):
-    """The same as :func:`lambda_and_penalty`, compiled, with the model as its code."""
-    if code == L1_SVM or code == L1_SVM_L1:
+def _lambda_and_penalty_numba(model_code, z, y, alpha_i, eta, C, delta):
+    """The same as :func:`lambda_and_penalty`, compiled; ``model_code`` is the model's index
+    in :data:`MODELS`."""
+    if model_code == L1_SVM or model_code == L1_SVM_L1:
         p = 1.0 if z < 1.0 else 0.0
-    elif code == L2_SVM or code == L2_SVM_L1:
+    elif model_code == L2_SVM or model_code == L2_SVM_L1:
         p = max(0.0, 1.0 - z)
-    elif code == HUBER:
+    elif model_code == HUBER:
         p = min(1.0, max(0.0, 1.0 - z) / delta)
-    elif code == LOGISTIC:
+    elif model_code == LOGISTIC:
         e = math.exp(-abs(z))
         p = e / (1.0 + e) if z >= 0.0 else 1.0 / (1.0 + e)
-    elif code == EXPONENTIAL:
+    elif model_code == EXPONENTIAL:
         p = math.exp(-max(z, EXP_CLIP))
     else:
         p = 1.0 - z
     Lam = eta * C * y * p
-    if code == EXPONENTIAL or code == L1_SVM_L1 or code == L2_SVM_L1:
+    if model_code == EXPONENTIAL or model_code == L1_SVM_L1 or model_code == L2_SVM_L1:
         a = alpha_i + Lam
         return Lam, math.copysign(min(eta, abs(a)), a)
     return Lam, eta * alpha_i
@@ -126,12 +127,12 @@ def worst_violator_numpy(model, y, alpha, outputs, eta, C, delta=0.5):
 
 
 @jit
-def _worst_violator_numba(code, y, alpha, f, b, eta, C, delta):
+def _worst_violator_numba(model_code, y, alpha, f, b, eta, C, delta):
     r"""The same choice as :func:`worst_violator_numpy`, compiled (``f`` = :math:`K\alpha`)."""
     best, best_size, best_z = 0, -1.0, 0.0
     for j in range(alpha.shape[0]):
         z = y[j] * (f[j] + b)
-        Lam, P = _lambda_and_penalty_numba(code, z, y[j], alpha[j], eta, C, delta)
+        Lam, P = _lambda_and_penalty_numba(model_code, z, y[j], alpha[j], eta, C, delta)
         size = abs(((alpha[j] + Lam) - P) - alpha[j])
         if size > best_size or (size == best_size and z < best_z):
             best, best_size, best_z = j, size, z
