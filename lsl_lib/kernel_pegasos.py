@@ -29,6 +29,19 @@ of kernel rows (least recently used rows are evicted). A cached row of example i
 holds its kernel values with the support examples in the order they joined; when the
 support has grown since, only the new values are computed.
 
+The two paths run the same iterations on the same index array
+(:mod:`lsl_lib._core.sampling`), with the same cache hits and misses (i is
+:math:`i_t`, and the inner product is the kernel sum above):
+
+===================================  ==============================  ===============================
+Figure 3 of the paper                reference                       compiled
+===================================  ==============================  ===============================
+if y_i ⟨w_t, φ(x_i)⟩ < 1: α[i] += 1  ``kernel_pegasos_numpy_chunk``  ``_kernel_pegasos_numba_chunk``
+===================================  ==============================  ===============================
+
+The compiled loop reads its kernel values from :mod:`lsl_lib._core.kernel_loops`
+(whose reference is :func:`lsl_lib.kernels.kernel_matrix`).
+
 References
 ----------
 Shalev-Shwartz, Singer, Srebro, Cotter. Pegasos: primal estimated sub-gradient
@@ -80,6 +93,19 @@ from lsl_lib.kernels import (
     kernel_scores,
 )
 
+__all__ = [
+    "KernelPegasosState", "kernel_pegasos_numpy_chunk", "kernel_pegasos", "dual_coefficients",
+    "primal_objective", "optimal_objective", "KernelPegasosClassifier",
+]
+
+
+def __dir__():
+    return __all__
+
+
+#: ``max_evaluations`` that never stops a run.
+_NO_LIMIT = np.iinfo(np.int64).max
+
 
 class KernelPegasosState:
     """Where a run stands: the counts α, the support in order of arrival, t, the cache.
@@ -104,7 +130,7 @@ class KernelPegasosState:
         self.t = 0
         self.counters = np.zeros(3, dtype=np.int64)
         self.n_slots = n_slots
-        if compiled:  # the cache as arrays (see kernel_pegasos_numba_chunk)
+        if compiled:  # the cache as arrays (see _kernel_pegasos_numba_chunk)
             self.slots = np.empty((n_slots, n_samples))
             self.slot_of = np.full(n_samples, -1, dtype=np.int64)
             self.owner = np.full(n_slots, -1, dtype=np.int64)
@@ -118,7 +144,7 @@ class KernelPegasosState:
 
 
 def kernel_pegasos_numpy_chunk(X, y, state, indices, lam, kernel, gamma, degree, coef0,
-                               max_evaluations=np.iinfo(np.int64).max):
+                               max_evaluations=_NO_LIMIT):
     """Iterations ``state.t + 1, ...`` of kernel Pegasos, one per entry of ``indices``,
     until the kernel evaluations ``state.counters[2]`` reach ``max_evaluations``.
 
@@ -154,16 +180,16 @@ def kernel_pegasos_numpy_chunk(X, y, state, indices, lam, kernel, gamma, degree,
 
 
 @jit
-def kernel_pegasos_numba_chunk(X, x_data, x_indices, x_indptr, x_sq_norms, buffer, y, alpha,
-                               support, m, t0, indices, lam, code, gamma, degree, coef0, slots,
-                               slot_of, owner, filled, last_used, counters, coef, position,
-                               scratch, max_evaluations):
+def _kernel_pegasos_numba_chunk(X, x_data, x_indices, x_indptr, x_sq_norms, buffer, y, alpha,
+                                support, m, t0, indices, lam, kernel_code, gamma, degree, coef0,
+                                slots, slot_of, owner, filled, last_used, counters, coef,
+                                position, scratch, max_evaluations):
     """The same iterations as :func:`kernel_pegasos_numpy_chunk`, compiled.
 
     The rows of X are ``X`` (dense) or, when ``x_indptr`` is not empty, the CSR
     arrays of :func:`lsl_lib._core.kernel_loops.compiled_rows`: row i is then scattered into
     the dense ``buffer`` (length d, zeros) and met with each support row's
-    non-zeros (:func:`lsl_lib.kernels.sparse_kernel_raw_numba`).
+    non-zeros (:func:`lsl_lib._core.kernel_loops.sparse_kernel_raw_numba`).
 
     The cache is ``slots`` (one row per slot), ``slot_of`` (example -> slot or -1),
     ``owner`` (slot -> example), ``filled`` (values computed in a slot) and
@@ -196,13 +222,13 @@ def kernel_pegasos_numba_chunk(X, x_data, x_indices, x_indptr, x_sq_norms, buffe
         if sparse:
             scatter_row_numba(x_data, x_indices, x_indptr, i, buffer, False)
             for k in range(start, m):
-                row[k] = sparse_kernel_raw_numba(code, x_data, x_indices, x_indptr, x_sq_norms,
-                                           support[k], buffer, x_sq_norms[i])
+                row[k] = sparse_kernel_raw_numba(kernel_code, x_data, x_indices, x_indptr,
+                                                 x_sq_norms, support[k], buffer, x_sq_norms[i])
             scatter_row_numba(x_data, x_indices, x_indptr, i, buffer, True)
         else:
             for k in range(start, m):
-                row[k] = kernel_raw_numba(code, X[i], X[support[k]], gamma)
-        kernel_finish_numba(code, row[start:m], gamma, degree, coef0)
+                row[k] = kernel_raw_numba(kernel_code, X[i], X[support[k]], gamma)
+        kernel_finish_numba(kernel_code, row[start:m], gamma, degree, coef0)
         counters[2] += m - start
         if slot >= 0:
             last_used[slot] = t
@@ -271,7 +297,8 @@ def kernel_pegasos(X, y, lam, n_iter, *, kernel="gaussian", gamma=None, degree=3
         on where the chunks end.
     """
     n_samples = X.shape[0]
-    code, gamma, degree, coef0 = check_kernel_params(kernel, gamma, degree, coef0, X.shape[1])
+    kernel_code, gamma, degree, coef0 = check_kernel_params(kernel, gamma, degree, coef0,
+                                                            X.shape[1])
     if not lam > 0:
         raise ValueError(f"lam must be > 0, got {lam}.")
     if not n_iter >= 1:
@@ -279,7 +306,7 @@ def kernel_pegasos(X, y, lam, n_iter, *, kernel="gaussian", gamma=None, degree=3
     if not cache_size >= 0:
         raise ValueError(f"cache_size must be >= 0 megabytes, got {cache_size}.")
     if max_kernel_evaluations is None:
-        max_kernel_evaluations = np.iinfo(np.int64).max
+        max_kernel_evaluations = _NO_LIMIT
     elif not max_kernel_evaluations >= 1:
         raise ValueError(f"max_kernel_evaluations must be None or >= 1, got "
                          f"{max_kernel_evaluations}.")
@@ -306,9 +333,9 @@ def kernel_pegasos(X, y, lam, n_iter, *, kernel="gaussian", gamma=None, degree=3
 
     def step(start, stop):
         if path == "numba":
-            state.m, done = kernel_pegasos_numba_chunk(
+            state.m, done = _kernel_pegasos_numba_chunk(
                 *rows, buffer, y, state.alpha, state.support, state.m, state.t,
-                indices[start:stop], float(lam), code, gamma, degree, coef0, state.slots,
+                indices[start:stop], float(lam), kernel_code, gamma, degree, coef0, state.slots,
                 state.slot_of, state.owner, state.filled, state.last_used, state.counters,
                 state.coef, state.position, state.scratch, int(max_kernel_evaluations))
             state.t += done
@@ -348,7 +375,8 @@ def optimal_objective(X, y, lam, kernel="gaussian", gamma=None, degree=3, coef0=
 
     Dividing f by :math:`\lambda` gives :math:`\frac12\|w\|^2 + C\sum_i \text{hinge}_i`
     with :math:`C = 1/(\lambda n)`, whose dual is
-    :math:`\max_{0 \le a \le C} \sum_i a_i - \frac12 a^\top Q a`, :math:`Q_{ij} = y_i y_j k(x_i, x_j)`
+    :math:`\max_{0 \le a \le C} \sum_i a_i - \frac12 a^\top Q a`,
+    :math:`Q_{ij} = y_i y_j k(x_i, x_j)`
     (no equality constraint: there is no intercept). By strong duality
     :math:`f(w^*) = \lambda \max_a D(a)`; the value returned is :math:`\lambda D(a)` at
     the solver's :math:`a`, a lower bound of :math:`f(w^*)` tight to about ``tol``.
@@ -414,7 +442,8 @@ class KernelPegasosClassifier(ScoreClassifierMixin, BaseEstimator):
     alpha_ : ndarray of shape (n_support,), int
         Their violation counts.
     dual_coef_ : ndarray of shape (n_support,)
-        :math:`\alpha_j y_j / (\lambda T)`: :math:`f(x) = \sum_j` ``dual_coef_[j]`` :math:`k(x_j, x)`.
+        :math:`\alpha_j y_j / (\lambda T)`:
+        :math:`f(x) = \sum_j` ``dual_coef_[j]`` :math:`k(x_j, x)`.
     t_, n_iter_ : int
         Iterations run (of the first class's model with more than two classes).
     lam_, gamma_ : float
@@ -442,31 +471,23 @@ class KernelPegasosClassifier(ScoreClassifierMixin, BaseEstimator):
 
     **Defaults.** They are what a user who reads nothing gets, and they follow ``SVC()``:
     ``gamma='scale'`` adapts the width to the data, where γ = 1/d assumes unit-variance
-    features (on a9a's binary features it is ten times smaller than ``'scale'``, on
-    ijcnn1's fifteen times), and λ = 1/n is the same problem as ``SVC``'s C = 1 (the
-    paper's f(w) is the SVM objective divided by Cn). A fixed λ would change the
-    problem with n: λ = 1e-4 is C = 5 at n = 2 000 and overfits a9a. Measured on 2 000
-    training and 3 000 test rows (three draws), ``KernelPegasosClassifier()`` scores
-    83.5-85.2 % on a9a and 92.7-93.5 % on ijcnn1, against 84.1-84.6 % and 92.2-93.5 %
-    for ``SVC()``; λ = 1e-4 gave 81.2-82.3 % on a9a, and five epochs of the last
-    iterate reach the accuracy of ten.
+    features, and λ = 1/n is the same problem as ``SVC``'s C = 1 (the paper's f(w) is
+    the SVM objective divided by Cn). A fixed λ would change the problem with n:
+    λ = 1e-4 is C = 5 at n = 2 000. Measured against ``SVC()`` in benchmarks/README.md,
+    §Kernel learning online.
 
     **Cost, and large n.** Iteration t costs one kernel evaluation per support vector
     (minus the values a cached row already holds), and the support grows with t: every
     example that was once a margin violator stays in it. T iterations cost about
     :math:`T\,\bar m` kernel evaluations, quadratic in T, and at large n the cache
-    cannot help: 100 MB hold 402 of a9a's 32 561 rows, and about one iteration in a
-    hundred finds its row there. Three epochs of a9a or ijcnn1 (49 990 rows) take
-    7·10^8 evaluations and five well over 10^9, minutes of computing. So ``n_iter=None``
-    stops at :data:`~lsl_lib.kernels.DEFAULT_KERNEL_EVALUATIONS` = 5·10^8 evaluations,
-    with a ``ConvergenceWarning``: 2.3 epochs of a9a and 2.5 of ijcnn1, 24-25 s of CPU
-    (30-40 s on a shared machine; predicting their test files takes another 8 and 25 s).
-    On the full training and test files this reaches 84.6 % on a9a (11 300 support
-    vectors) and 97.6 % on ijcnn1 (6 834), against 85.1 % and 98.1 % for ``SVC()``. Five
-    epochs always fit the budget up to n = 10 000 (:math:`5n \cdot n \le 5\cdot 10^8`).
-    For larger n, :class:`~lsl_lib.budgeted.BudgetedKernelSGDClassifier` runs the same
-    iterations on a support of fixed size, and :class:`~lsl_lib.nystroem.Nystroem` or
-    random Fourier features followed by a linear SVM cost O(D) per example.
+    cannot help: 100 MB hold :math:`100 \cdot 2^{20} / (8n)` rows, 402 of a9a's
+    32 561. So ``n_iter=None`` stops at
+    :data:`~lsl_lib.kernels.DEFAULT_KERNEL_EVALUATIONS` = 5·10^8 evaluations, with a
+    ``ConvergenceWarning``; five epochs always fit that budget up to n = 10 000
+    (:math:`5n \cdot n \le 5\cdot 10^8`). For larger n,
+    :class:`~lsl_lib.budgeted.BudgetedKernelSGDClassifier` runs the same iterations on a
+    support of fixed size, and :class:`~lsl_lib.nystroem.Nystroem` or random Fourier
+    features followed by a linear SVM cost O(D) per example.
 
     **Interrupting.** Ctrl-C (or Jupyter's interrupt) stops a fit within about 0.1 s
     (:func:`~lsl_lib._core.run_loop.run_chunks`) and leaves the estimator unfitted.
@@ -550,7 +571,7 @@ class KernelPegasosClassifier(ScoreClassifierMixin, BaseEstimator):
                 f"per support vector ({state.m:,} of n = {n:,} now). Pass n_iter to run "
                 "longer; for n this large, BudgetedKernelSGDClassifier (lsl_lib.budgeted) or "
                 "Nystroem + a linear SVM cost O(budget) per example instead.",
-                ConvergenceWarning)
+                ConvergenceWarning, stacklevel=2)
         self.dual_coef_, self.support_ = dual_coefficients(state, y_signed, self.lam_)
         self.support_vectors_ = X[self.support_]
         self.alpha_ = state.alpha[self.support_]

@@ -15,10 +15,21 @@ Nyström, Fastfood) is measured against, and :class:`KernelRidge` is the exact
 solver those approximations stand in for.
 
 Sparse (CSR) input works with the inner-product kernels (linear, polynomial,
-Gaussian): :func:`kernel_matrix` computes them from the product :math:`XY^\top`, and
-the compiled loops of kernel Pegasos and the online kernel learner from CSR rows
-with int32 indices (:func:`lsl_lib._core.kernel_loops.compiled_rows`): one row scattered into a dense buffer,
-then a gather over the non-zeros of each other row (:func:`lsl_lib._core.kernel_loops.sparse_kernel_raw_numba`).
+Gaussian): :func:`kernel_matrix` computes them from the product :math:`XY^\top`.
+
+:func:`kernel_matrix` is the numpy reference of the compiled kernel engine
+(:mod:`lsl_lib._core.kernel_loops`) that the learners of lectures 03, 04 and 14 call
+inside their loops, one entry, row or column at a time; the two agree to rounding:
+
+=====================================  ===========================  ==============================
+formula                                reference                    compiled
+=====================================  ===========================  ==============================
+:math:`k(a, b)`, one entry             :func:`kernel_matrix`        ``kernel_raw_numba``, then
+                                                                    ``kernel_finish_numba``
+:math:`K(:, x) = (k(x_j, x))_j`        :func:`kernel_matrix`        ``kernel_column_numba``
+the same from CSR rows (int32)         :func:`kernel_matrix` (CSR)  ``sparse_kernel_raw_numba``,
+                                                                    ``sparse_kernel_column_numba``
+=====================================  ===========================  ==============================
 
 References
 ----------
@@ -49,6 +60,17 @@ from lsl_lib._core.kernel_loops import (
 )
 from lsl_lib._core.linalg import BLOCK_ELEMENTS, squared_row_norms
 from lsl_lib._core.validation import KERNEL_CONSTRAINTS, LEARNER_KERNEL_CONSTRAINTS, memory_named
+
+__all__ = [
+    "KERNELS", "INNER_PRODUCT_KERNELS", "DEFAULT_KERNEL_EVALUATIONS",
+    "check_kernel_params", "kernel_matrix", "kernel_scores", "cache_slots", "fitted_gamma",
+    "KernelRidge",
+    "n_polynomial_features", "multiset_rank_tables", "PolynomialFeatureMap",
+]
+
+
+def __dir__():
+    return __all__
 
 
 def check_kernel_params(kernel, gamma=None, degree=3, coef0=1.0, n_features=None):
@@ -178,8 +200,8 @@ def kernel_scores(X, support_vectors, dual_coef, kernel="gaussian", gamma=None, 
 
 
 #: Kernel evaluations after which the default length of kernel Pegasos and of the online
-#: kernel learner stops (``n_iter=None``, ``n_epochs=None``): about half a minute at the
-#: 2·10^7 evaluations per second of their compiled loops on one core (a9a, ijcnn1).
+#: kernel learner stops (``n_iter=None``, ``n_epochs=None``): about half a minute of their
+#: compiled loops on one core (benchmarks/README.md, §Kernel learning online).
 DEFAULT_KERNEL_EVALUATIONS = 5 * 10**8
 
 
@@ -223,10 +245,23 @@ def fitted_gamma(gamma, X, sample_weight=None):
 class KernelRidge(RegressorMixin, BaseEstimator):
     r"""Exact kernel ridge regression: :math:`\alpha = (K + \lambda I)^{-1} y` by Cholesky.
 
-    Minimises :math:`\|y - K\alpha\|^2 + \lambda\,\alpha^\top K \alpha` over
-    :math:`f = \sum_i \alpha_i k(x_i, \cdot)`; predicts :math:`f(x) = \sum_i \alpha_i k(x_i, x)`.
-    It costs :math:`O(n^2)` memory and :math:`O(n^3)` time: the baseline that the
-    approximations of the later lectures make affordable.
+    The problem of :class:`sklearn.kernel_ridge.KernelRidge`, with the course's defaults:
+    ``lam`` is scikit-learn's ``alpha`` on the same scale (it weighs the *sum* of squared
+    errors, not their mean, so it is not the :math:`\lambda = 1/(Cn)` of the Pegasos-type
+    learners); the default kernel is the Gaussian with ``gamma='scale'`` (scikit-learn's is
+    the linear kernel), and the kernels are the course's, by their names (including the
+    Laplacian on :math:`\|a - b\|_1` and the Cauchy kernel). Both solve by a Cholesky
+    factorisation; this one raises ``numpy.linalg.LinAlgError`` when :math:`K + \lambda I`
+    is not numerically positive definite, where scikit-learn warns and falls back to least
+    squares. Use this one in the lectures and as the exact solution that the approximations
+    of :mod:`lsl_lib` are measured against; use scikit-learn's for precomputed or callable
+    kernels, sample weights or one penalty per target.
+
+    It minimises :math:`\|y - K\alpha\|^2 + \lambda\,\alpha^\top K \alpha` over
+    :math:`f = \sum_i \alpha_i k(x_i, \cdot)` and predicts
+    :math:`f(x) = \sum_i \alpha_i k(x_i, x)`. It costs :math:`O(n^2)` memory and
+    :math:`O(n^3)` time: the baseline that the approximations of the later lectures make
+    affordable.
 
     Parameters
     ----------
@@ -251,17 +286,15 @@ class KernelRidge(RegressorMixin, BaseEstimator):
 
     See Also
     --------
-    sklearn.kernel_ridge.KernelRidge : the same estimator (``alpha`` = ``lam``), linear
+    sklearn.kernel_ridge.KernelRidge : the same problem (``alpha`` = ``lam``), linear
         kernel by default.
 
     Notes
     -----
     The defaults are what a user who reads nothing gets. A Gaussian kernel with
-    ``gamma='scale'`` adapts the width to the spread of the data: on 3 000 rows of
-    a9a and of ijcnn1 (binary labels regressed, then thresholded at 0), ``KernelRidge()``
-    reaches test R² 0.40 and 0.40 (accuracy 84.4 % and 93.1 %), against 0.36 and 0.08
-    (84.1 %, 91.2 %) for scikit-learn's ``KernelRidge()`` (linear kernel) and 0.37 and
-    0.17 with the width 1/d.
+    ``gamma='scale'`` adapts the width to the spread of the data, where scikit-learn's
+    default linear kernel and the width 1/d underfit. Measured against its peers in
+    benchmarks/README.md, §Exact kernel ridge: the defaults.
 
     References
     ----------
@@ -410,7 +443,7 @@ class PolynomialFeatureMap(TransformerMixin, BaseEstimator):
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None):
-        """The monomials of :math:`\tilde x` and their weights; only X's width is used."""
+        r"""The monomials of :math:`\tilde x` and their weights; only X's width is used."""
         X = validate_data(self, X, accept_sparse="csr", dtype=np.float64)
         m, p = X.shape[1] + 1, self.degree
         D = n_polynomial_features(X.shape[1], p)
@@ -436,7 +469,7 @@ class PolynomialFeatureMap(TransformerMixin, BaseEstimator):
         return coef
 
     def transform(self, X):
-        """:math:`\varphi(X)`, shape (n, D): dense for dense X, CSR for CSR X."""
+        r""":math:`\varphi(X)`, shape (n, D): dense for dense X, CSR for CSR X."""
         check_is_fitted(self)
         X = validate_data(self, X, accept_sparse="csr", dtype=np.float64, reset=False)
         if sp.issparse(X):
@@ -456,7 +489,7 @@ class PolynomialFeatureMap(TransformerMixin, BaseEstimator):
         return Z
 
     def _sparse_transform(self, X):
-        """The CSR map: the monomials of each row's nonzero entries of :math:`\tilde x`,
+        r"""The CSR map: the monomials of each row's nonzero entries of :math:`\tilde x`,
         grown one degree at a time (each partial monomial extended by every entry of its
         row at or after its last one: the tuples stay sorted and, row by row, in the
         order of their columns), placed by the rank tables, weighted by the multinomial

@@ -9,13 +9,13 @@ from sklearn.svm import SVC
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 import lsl_lib.kernel_pegasos as module
-from lsl_lib._core.kernel_loops import compiled_rows
+from lsl_lib._core.kernel_loops import GAUSSIAN, compiled_rows
 from lsl_lib.datasets import concentric_circles, load_digits, shared_data_dir, two_gaussian_blobs
 from lsl_lib.kernel_pegasos import (
     KernelPegasosClassifier,
     KernelPegasosState,
+    _kernel_pegasos_numba_chunk,
     kernel_pegasos,
-    kernel_pegasos_numba_chunk,
     kernel_pegasos_numpy_chunk,
     optimal_objective,
 )
@@ -65,10 +65,11 @@ def test_lru_cache_hand_traced(backend):
     if backend == "numpy":
         kernel_pegasos_numpy_chunk(X, y, state, indices, 1.0, "gaussian", 1.0, 3, 1.0)
     else:
-        state.m, done = kernel_pegasos_numba_chunk(
+        state.m, done = _kernel_pegasos_numba_chunk(
             *compiled_rows(X, "gaussian"), np.zeros(0), y, state.alpha, state.support, 0, 0,
-            indices, 1.0, 2, 1.0, 3, 1.0, state.slots, state.slot_of, state.owner, state.filled,
-            state.last_used, state.counters, state.coef, state.position, state.scratch, 10**6)
+            indices, 1.0, GAUSSIAN, 1.0, 3, 1.0, state.slots, state.slot_of, state.owner,
+            state.filled, state.last_used, state.counters, state.coef, state.position,
+            state.scratch, 10**6)
         assert done == 6
     assert list(state.counters[:2]) == [1, 5]
 
@@ -94,7 +95,8 @@ def test_first_example_is_a_violator_and_alpha_counts():
 
 
 def test_decision_function_uses_the_support_only():
-    clf = KernelPegasosClassifier(lam=1e-3, n_iter=2000, gamma=1.0, random_state=0).fit(X_circ, y_circ)
+    clf = KernelPegasosClassifier(lam=1e-3, n_iter=2000, gamma=1.0, random_state=0)
+    clf.fit(X_circ, y_circ)
     full = np.zeros(300)
     full[clf.support_] = clf.alpha_
     expected = kernel_matrix(X_circ, X_circ, gamma=1.0) @ (full * Y_CIRC) / (1e-3 * 2000)
@@ -166,14 +168,16 @@ def test_bad_input_is_named_before_compiled_code_runs(params, X, y, match, monke
     def must_not_run(*args):
         raise AssertionError("compiled code ran on bad input")
 
-    monkeypatch.setattr(module, "kernel_pegasos_numba_chunk", must_not_run)
+    monkeypatch.setattr(module, "_kernel_pegasos_numba_chunk", must_not_run)
     monkeypatch.setattr(module, "kernel_pegasos_numpy_chunk", must_not_run)
     with pytest.raises(ValueError, match=match):
         KernelPegasosClassifier(**params).fit(X, y)
 
 
-@parametrize_with_checks([KernelPegasosClassifier(random_state=0),
-                          KernelPegasosClassifier(kernel="laplacian", cache_size=0, random_state=0)])
+@parametrize_with_checks([
+    KernelPegasosClassifier(random_state=0),
+    KernelPegasosClassifier(kernel="laplacian", cache_size=0, random_state=0),
+])
 def test_scikit_learn_contract(estimator, check):
     check(estimator)
 
@@ -245,7 +249,7 @@ def test_defaults_land_within_a_point_of_svc_on_real_data(name):
     assert ours >= peer - 0.01
 
 
-# --- issue 22: the run loop (chunks, Ctrl-C), the evaluation budget of n_iter=None ------
+# --- the run loop (chunks, Ctrl-C), the evaluation budget of n_iter=None -------------
 
 @pytest.mark.parametrize("backend", ["numpy", "numba"])
 @pytest.mark.parametrize("cache_size", [0, 0.01, 100])

@@ -284,10 +284,10 @@ def test_sparse_kernel_column_and_raw_equal_kernel_matrix(kernel, backend):
     code, gamma, degree, coef0 = check_kernel_params(kernel, 0.3, 3, 1.5)
     _, data, indices, indptr, sq_norms = compiled_rows(A, kernel)
     assert indices.dtype == np.int32
-    column = sparse_kernel_column_numba if backend == "numba" else sparse_kernel_column_numba.py_func
-    raw = sparse_kernel_raw_numba if backend == "numba" else sparse_kernel_raw_numba.py_func
-    scatter = scatter_row_numba if backend == "numba" else scatter_row_numba.py_func
-    finish = kernel_finish_numba if backend == "numba" else kernel_finish_numba.py_func
+    column, raw, scatter, finish = (
+        f if backend == "numba" else f.py_func
+        for f in (sparse_kernel_column_numba, sparse_kernel_raw_numba, scatter_row_numba,
+                  kernel_finish_numba))
     K = kernel_matrix(A.toarray(), kernel=kernel, gamma=0.3, degree=3, coef0=1.5)
     buffer = np.zeros(8)
     for i in (0, 4, 17):

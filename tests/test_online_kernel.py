@@ -19,13 +19,15 @@ from lsl_lib.online_kernel import (
     MODELS,
     ColumnCache,
     OnlineKernelClassifier,
-    cached_column_numba,
+    cached_column_numpy,
     lambda_and_penalty,
-    lambda_and_penalty_numba,
     margin_loss,
     online_kernel,
     psi,
+    worst_violator_numpy,
 )
+from lsl_lib.online_kernel._learner import _cached_column_numba
+from lsl_lib.online_kernel._models import _lambda_and_penalty_numba, _worst_violator_numba
 
 L1_MODELS = ("exponential", "l1_svm_l1", "l2_svm_l1")
 Z = [-2.0, 0.3, 0.8, 1.0, 2.5]
@@ -44,14 +46,14 @@ PSI_BY_HAND = {
 
 
 def _compiled(model, *args):
-    return lambda_and_penalty_numba(MODELS.index(model), *args)
+    return _lambda_and_penalty_numba(MODELS.index(model), *args)
 
 
 @pytest.mark.parametrize("model", MODELS)
 @pytest.mark.parametrize("y", [1.0, -1.0])
 def test_lambda_and_penalty_by_hand(model, y):
     eta, C, alpha_i = 0.1, 2.0, 0.3 * y
-    for z, p in zip(Z, PSI_BY_HAND[model]):
+    for z, p in zip(Z, PSI_BY_HAND[model], strict=True):
         Lam, P = lambda_and_penalty(model, z, y, alpha_i, eta, C, 0.5)
         assert Lam == pytest.approx(eta * C * y * p, rel=1e-12, abs=1e-15)
         if model in L1_MODELS:
@@ -169,10 +171,11 @@ def test_lru_cache_evicts_the_least_recently_used(backend):
 
     def column(i):
         if backend == "numpy":
-            return cache.column(i)
-        return cached_column_numba(X, np.ascontiguousarray(X.T), *compiled_rows(X, "gaussian")[1:],
-                                   np.zeros(0), i, code, 0.5, 3, 1.0, cache.slots, cache.slot_of,
-                                   cache.owner, cache.last_used, cache.counters, cache.scratch)
+            return cached_column_numpy(cache, i)
+        return _cached_column_numba(X, np.ascontiguousarray(X.T),
+                                    *compiled_rows(X, "gaussian")[1:], np.zeros(0), i, code, 0.5,
+                                    3, 1.0, cache.slots, cache.slot_of, cache.owner,
+                                    cache.last_used, cache.counters, cache.scratch)
 
     K = kernel_matrix(X, gamma=0.5)
     hits = []
@@ -388,12 +391,12 @@ _y3 = np.concatenate([_y, np.full(10, 2)])
     (dict(record_every=0), _X, _y, "'record_every'"),
 ])
 def test_bad_input_is_named(kwargs, X, y, match, monkeypatch):
-    import lsl_lib.online_kernel as module
+    import lsl_lib.online_kernel._learner as module
 
     def must_not_run(*args):
         raise AssertionError("the solver ran on bad input")
 
-    monkeypatch.setattr(module, "online_kernel_numba_chunk", must_not_run)
+    monkeypatch.setattr(module, "_online_kernel_numba_chunk", must_not_run)
     monkeypatch.setattr(module, "online_kernel_numpy_chunk", must_not_run)
     with pytest.raises(ValueError, match=match):
         OnlineKernelClassifier(**kwargs).fit(X, y)
@@ -557,7 +560,7 @@ def test_defaults_land_within_a_point_of_svc_on_real_data(name):
     assert ours >= peer - 0.01
 
 
-# --- issue 22: the run loop (chunks, divergence, Ctrl-C), the budget of n_epochs=None ---
+# --- the run loop (chunks, divergence, Ctrl-C), the budget of n_epochs=None ------------
 
 @pytest.mark.parametrize("backend", ["numpy", "numba"])
 @pytest.mark.parametrize("update,cache_size", [("output", 0.002), ("naive", 0.002),
@@ -608,7 +611,7 @@ def test_the_evaluation_budget_stops_both_paths_at_the_same_step(update, monkeyp
 def test_the_default_length_is_ten_epochs_within_a_budget_of_kernel_evaluations(monkeypatch):
     from sklearn.exceptions import ConvergenceWarning
 
-    import lsl_lib.online_kernel as module
+    import lsl_lib.online_kernel._estimator as module
 
     X, y = _circles()
     full = OnlineKernelClassifier(gamma=2.0, random_state=0).fit(X, y)
@@ -676,8 +679,6 @@ def test_ctrl_c_stops_a_long_fit_within_a_second(method):
 
 @pytest.mark.parametrize("model", MODELS)
 def test_worst_violator_is_the_largest_step_by_brute_force(model):
-    from lsl_lib.online_kernel import worst_violator, worst_violator_numba
-
     rng = np.random.default_rng(7)
     y = np.where(rng.random(40) < 0.5, -1.0, 1.0)
     for _ in range(5):
@@ -687,20 +688,19 @@ def test_worst_violator_is_the_largest_step_by_brute_force(model):
         for j in range(40):  # one step at a time, as the rule takes it
             Lam, P = lambda_and_penalty(model, y[j] * (f[j] + b), y[j], alpha[j], eta, C, 0.5)
             steps.append(abs((alpha[j] + Lam) - P - alpha[j]))
-        chosen = worst_violator(model, y, alpha, f + b, eta, C, 0.5)
+        chosen = worst_violator_numpy(model, y, alpha, f + b, eta, C, 0.5)
         assert steps[chosen] == pytest.approx(max(steps), rel=1e-12)
-        assert worst_violator_numba(MODELS.index(model), y, alpha, f, b, eta, C, 0.5) == chosen
+        assert _worst_violator_numba(MODELS.index(model), y, alpha, f, b, eta, C, 0.5) == chosen
 
 
 def test_worst_violator_ties_go_to_the_smallest_margin_then_index():
-    from lsl_lib.online_kernel import worst_violator
-
     y = np.array([1.0, -1.0, 1.0, 1.0])
     alpha = np.zeros(4)
     # hinge: every violator's step is eta C; the smallest margin is example 2 (z = -0.5)
-    assert worst_violator("l1_svm", y, alpha, np.array([0.2, 0.1, -0.5, 3.0]), 0.1, 1.0) == 2
+    assert worst_violator_numpy("l1_svm", y, alpha, np.array([0.2, 0.1, -0.5, 3.0]), 0.1,
+                                1.0) == 2
     # all margins 0 (the start): the first index
-    assert worst_violator("l1_svm", y, alpha, np.zeros(4), 0.1, 1.0) == 0
+    assert worst_violator_numpy("l1_svm", y, alpha, np.zeros(4), 0.1, 1.0) == 0
 
 
 @pytest.mark.parametrize("model", MODELS)
@@ -733,12 +733,12 @@ def test_worst_violator_reaches_a_fixed_point_of_the_ls_svm():
 
 
 def test_worst_violator_needs_the_output_vector(monkeypatch):
-    import lsl_lib.online_kernel as module
+    import lsl_lib.online_kernel._learner as module
 
     def must_not_run(*args):
         raise AssertionError("the solver ran on bad input")
 
-    monkeypatch.setattr(module, "online_kernel_numba_chunk", must_not_run)
+    monkeypatch.setattr(module, "_online_kernel_numba_chunk", must_not_run)
     monkeypatch.setattr(module, "online_kernel_numpy_chunk", must_not_run)
     with pytest.raises(ValueError, match="sampling='worst_violator'.*update='output'"):
         OnlineKernelClassifier(sampling="worst_violator", update="naive").fit(_X, _y)

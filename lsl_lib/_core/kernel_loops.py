@@ -7,18 +7,21 @@ reference, to rounding) from dense rows, or from CSR rows with int32 indices for
 inner-product kernels (one row scattered into a dense buffer, then a gather over the
 non-zeros of each other row).
 
-================================  =====================================================
-compiled                          reference
-================================  =====================================================
-:func:`kernel_raw_numba`,         one entry of :func:`lsl_lib.kernels.kernel_matrix`
-:func:`kernel_finish_numba`
-:func:`kernel_column_numba`       a column of :func:`lsl_lib.kernels.kernel_matrix`
-:func:`sparse_kernel_raw_numba`,  the same from CSR rows
-:func:`sparse_kernel_column_numba`
-:func:`exp_numba`                 ``numpy.exp`` (in place)
-:func:`scatter_row_numba`         no reference: writes a CSR row into a dense buffer
-:func:`take_lru_slot_numba`       no reference: the cache's bookkeeping
-================================  =====================================================
+=============================  ================================  ==================================
+formula                        reference                         compiled
+=============================  ================================  ==================================
+k(a, b): raw part, finish      ``kernels.kernel_matrix``         :func:`kernel_raw_numba`,
+                                                                 :func:`kernel_finish_numba`
+K(:, x) = (k(x_j, x))_j        ``kernels.kernel_matrix``         :func:`kernel_column_numba`
+the same from CSR rows         ``kernels.kernel_matrix`` (CSR)   :func:`sparse_kernel_raw_numba`,
+                                                                 :func:`sparse_kernel_column_numba`
+exp(z) in place                ``numpy.exp``                     :func:`exp_numba`
+a CSR row into a buffer        no reference: bookkeeping         :func:`scatter_row_numba`
+the LRU cache's slot           no reference: bookkeeping         :func:`take_lru_slot_numba`
+=============================  ================================  ==================================
+
+``kernels`` is :mod:`lsl_lib.kernels`. The names carry no leading underscore (this
+package is private) but pair as the topic modules' do: ``<name>_numba``.
 """
 import math
 
@@ -38,7 +41,8 @@ INNER_PRODUCT_KERNELS = ("linear", "polynomial", "gaussian")
 
 
 # exp by Cody-Waite range reduction: x = k ln2 + r, |r| <= ln2 / 2, exp(x) = 2^k exp(r)
-_LN2_HI, _LN2_LO, _INV_LN2 = 6.93147180369123816490e-01, 1.90821492927058770002e-10, 1.4426950408889634
+_LN2_HI, _LN2_LO = 6.93147180369123816490e-01, 1.90821492927058770002e-10
+_INV_LN2 = 1.4426950408889634
 
 
 @jit
@@ -197,15 +201,15 @@ def sparse_kernel_raw_numba(code, x_data, x_indices, x_indptr, x_sq_norms, j, bu
 
 
 @jit
-def sparse_kernel_column_numba(code, x_data, x_indices, x_indptr, x_sq_norms, i, gamma, degree, coef0,
-                         buffer, out):
+def sparse_kernel_column_numba(code, x_data, x_indices, x_indptr, x_sq_norms, i, gamma, degree,
+                               coef0, buffer, out):
     """``out[j] = k(X[j], X[i])`` for every row of a CSR X (inner-product kernels):
     row i scattered once, then one pass over the non-zeros of X (a CSR
     matrix-vector product), then :func:`kernel_finish_numba`."""
     scatter_row_numba(x_data, x_indices, x_indptr, i, buffer, False)
     for j in range(out.shape[0]):
         out[j] = sparse_kernel_raw_numba(code, x_data, x_indices, x_indptr, x_sq_norms, j, buffer,
-                                   x_sq_norms[i])
+                                         x_sq_norms[i])
     scatter_row_numba(x_data, x_indices, x_indptr, i, buffer, True)
     kernel_finish_numba(code, out, gamma, degree, coef0)
 
