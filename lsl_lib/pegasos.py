@@ -70,7 +70,8 @@ from lsl_lib._core.trace import Trace
 from lsl_lib._core.validation import (ITERATIVE_CONSTRAINTS, add_intercept_column,
                                       check_batch_size, check_n_classes, check_sample_weight,
                                       clipped_batch_size, signed_binary_labels)
-from lsl_lib.losses import get_loss, primal_objective, score_subgradient
+from lsl_lib._core.loss_derivatives import score_subgradient_numba
+from lsl_lib.losses import get_loss, primal_objective
 
 AVERAGING = ("none", "uniform", "suffix")
 
@@ -281,7 +282,7 @@ def pegasos_numba_chunk(data, cols, indptr, y, W, W_sum, v, U, carry, indices, t
                     for p in range(indptr[i], indptr[i + 1]):
                         acc += data[p] * v[r, cols[p]]
                 s[r] = a * acc
-            score_subgradient(code, y[i], s, epsilon, g)
+            score_subgradient_numba(code, y[i], s, epsilon, g)
             for r in range(K):
                 G[b, r] = g[r]
         # shrink first

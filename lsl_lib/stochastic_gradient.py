@@ -89,7 +89,8 @@ from lsl_lib._core.trace import Trace
 from lsl_lib._core.validation import (ITERATIVE_CONSTRAINTS, add_intercept_column,
                                       check_batch_size, check_n_classes, clipped_batch_size,
                                       signed_binary_labels)
-from lsl_lib.losses import Loss, get_loss, primal_objective, score_derivative
+from lsl_lib._core.loss_derivatives import score_derivative_numba
+from lsl_lib.losses import Loss, get_loss, primal_objective
 from lsl_lib.pegasos import reference_solution
 
 METHODS = ("sgd", "svrg", "sarah", "sarah+")
@@ -239,13 +240,13 @@ def mean_gradient_numba(data, cols, indptr, y, w, rows, lam, code, g):
         if dense:
             for j in range(d):
                 s += data[i * d + j] * w[j]
-            c = score_derivative(code, y[i], s, 0.0)
+            c = score_derivative_numba(code, y[i], s, 0.0)
             for j in range(d):
                 g[j] += c * data[i * d + j]
         else:
             for p in range(indptr[i], indptr[i + 1]):
                 s += data[p] * w[cols[p]]
-            c = score_derivative(code, y[i], s, 0.0)
+            c = score_derivative_numba(code, y[i], s, 0.0)
             for p in range(indptr[i], indptr[i + 1]):
                 g[cols[p]] += c * data[p]
     k = rows.shape[0]
