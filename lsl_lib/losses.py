@@ -22,12 +22,12 @@ Each loss class's ``subgradient`` is the vectorised reference; the compiled loop
 the later lectures evaluate one example at a time with the compiled twins in
 :mod:`lsl_lib._core.loss_derivatives`, selected by the class's integer ``code``:
 
-==============================================  =====================  ===========================
-Formula                                         Reference              Compiled
-==============================================  =====================  ===========================
-:math:`\partial_s \ell(y, s)`, scalar score     ``Loss.subgradient``   ``score_derivative_numba``
-:math:`\partial_s \ell(y, s) \in \mathbb{R}^K`  ``Loss.subgradient``   ``score_subgradient_numba``
-==============================================  =====================  ===========================
+==============================================  ================  =======================
+Formula                                         Reference         Compiled
+==============================================  ================  =======================
+:math:`\partial_s \ell(y, s)`, scalar score     Loss.subgradient  score_derivative_numba
+:math:`\partial_s \ell(y, s) \in \mathbb{R}^K`  Loss.subgradient  score_subgradient_numba
+==============================================  ================  =======================
 
 Lecture 01's demonstrations (step sizes, SGD for a mean, full-batch subgradient
 descent) are in :mod:`lsl_lib.subgradients`.
