@@ -57,7 +57,7 @@ def __dir__():
 
 
 class Loss:
-    """A loss :math:`\\ell(y, s)` and a subgradient in the score ``s``.
+    r"""A loss :math:`\ell(y, s)` and a subgradient in the score ``s``.
 
     Attributes
     ----------
@@ -231,9 +231,9 @@ def get_loss(loss, epsilon=0.1):
 
 
 def loss_table():
-    """The lecture's table of losses and subgradients, as Markdown.
+    r"""The lecture's table of losses and subgradients, as Markdown.
 
-    One row per loss: name, task, :math:`\\ell(y, s)`, :math:`\\partial_s \\ell(y, s)`
+    One row per loss: name, task, :math:`\ell(y, s)`, :math:`\partial_s \ell(y, s)`
     and whether it is smooth.
     """
     lines = [

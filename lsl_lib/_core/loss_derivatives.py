@@ -1,7 +1,7 @@
-"""The losses' integer codes and their per-example derivatives, compiled.
+r"""The losses' integer codes and their per-example derivatives, compiled.
 
 Every compiled loop that takes a step on a loss (Pegasos, SGD/SVRG/SARAH, doubly
-stochastic gradients) needs :math:`\\partial_s \\ell(y, s)` of one example at a time.
+stochastic gradients) needs :math:`\partial_s \ell(y, s)` of one example at a time.
 The vectorised references are the ``subgradient`` methods of the loss classes of
 :mod:`lsl_lib.losses`, which also carry these codes (``Loss.code``); the two are held
 to each other by ``tests/test_losses.py``.
@@ -16,7 +16,7 @@ HINGE, LOG, SQUARED, EPSILON_INSENSITIVE, MULTICLASS_HINGE, SOFTMAX, SMOOTHED_HI
 
 @jit
 def score_derivative_numba(code, y, s, epsilon):
-    """:math:`\\partial_s \\ell(y, s)` of one example, for the losses with a scalar score.
+    r""":math:`\partial_s \ell(y, s)` of one example, for the losses with a scalar score.
 
     Same arithmetic as the vectorised ``Loss.subgradient`` of each loss class of
     :mod:`lsl_lib.losses`.

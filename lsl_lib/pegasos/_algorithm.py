@@ -32,7 +32,7 @@ def weighted_objective(W, X, y, lam, loss, sample_weight=None):
 
 
 class PegasosState:
-    """Where a Pegasos run stands: the iterate, the running sum for averaging, t.
+    r"""Where a Pegasos run stands: the iterate, the running sum for averaging, t.
 
     Attributes
     ----------
@@ -44,7 +44,7 @@ class PegasosState:
         Iterations done; the next one is t + 1, with step 1/(lam (t+1)).
     v, U, carry : ndarray
         The compiled loop's own form of the iterate and the sum, :math:`w = a v` and
-        :math:`\\sum w = U + A v`, with ``carry = [a, ||v||^2, A, m, live]``
+        :math:`\sum w = U + A v`, with ``carry = [a, ||v||^2, A, m, live]``
         (:func:`_pegasos_numba_chunk`): carried from one chunk to the next, so that the
         iterates do not depend on where the chunks end. Setting ``W`` starts them anew.
     """
@@ -75,7 +75,7 @@ class PegasosState:
 
 def pegasos_numpy_chunk(X, y, W, W_sum, indices, t0, lam, loss, radius2, average_from,
                         step_offset=0.0):
-    """Run iterations t0+1, ..., t0+T of Pegasos: the readable numpy reference.
+    r"""Run iterations t0+1, ..., t0+T of Pegasos: the readable numpy reference.
 
     Parameters
     ----------
@@ -96,9 +96,9 @@ def pegasos_numpy_chunk(X, y, W, W_sum, indices, t0, lam, loss, radius2, average
         Squared radius of the projection ball (:func:`projection_radius2`); ``inf``
         for no projection.
     average_from : int
-        Iterates :math:`w_{t+1}` with :math:`t \\ge` ``average_from`` are added to ``W_sum``.
+        Iterates :math:`w_{t+1}` with :math:`t \ge` ``average_from`` are added to ``W_sum``.
     step_offset : float, default=0
-        :math:`t_0` in :math:`\\eta_t = 1/(\\lambda (t + t_0))`; 0 is Pegasos.
+        :math:`t_0` in :math:`\eta_t = 1/(\lambda (t + t_0))`; 0 is Pegasos.
 
     Returns
     -------
@@ -128,15 +128,15 @@ def pegasos_numpy_chunk(X, y, W, W_sum, indices, t0, lam, loss, radius2, average
 @jit
 def _pegasos_numba_chunk(data, cols, indptr, y, W, W_sum, v, U, carry, indices, t0, lam, code,
                         epsilon, radius2, average_from, step_offset):
-    """The same iterations as :func:`pegasos_numpy_chunk`, compiled.
+    r"""The same iterations as :func:`pegasos_numpy_chunk`, compiled.
 
     ``X`` comes as CSR arrays ``(data, cols, indptr)``; a dense C-ordered X comes as
     ``data = X.ravel()`` with empty ``cols`` and ``indptr``, row i being
     ``data[i*d:(i+1)*d]``. The iterate is kept as :math:`w = a v`: the shrink
     multiplies the scalar ``a``, a step adds to ``v`` only where ``x_i`` is non-zero,
-    and :math:`\\|v\\|^2` is updated along, so one iteration costs O(k nnz(x) K).
-    The average is kept lazily as :math:`\\sum w = A v + U`:
-    changing v by :math:`\\delta` subtracts :math:`A\\delta` from U; when early
+    and :math:`\|v\|^2` is updated along, so one iteration costs O(k nnz(x) K).
+    The average is kept lazily as :math:`\sum w = A v + U`:
+    changing v by :math:`\delta` subtracts :math:`A\delta` from U; when early
     projections have shrunk ``a`` so much that :math:`A v` and U would cancel, A v
     is folded into U. ``v``, ``U`` and ``carry = [a, ||v||^2, A, m, live]`` go on from
     one chunk to the next (read from ``W`` and ``W_sum`` when ``live`` is 0); ``W`` and

@@ -69,7 +69,7 @@ class _BasePegasos(BaseEstimator):
         return add_intercept_column(X) if self.fit_intercept else X
 
     def _n_iter(self, n_samples):
-        """``n_iter``, or by default :math:`kT = \\max(5n, \\min(30/\\lambda, 10^7))` examples
+        r"""``n_iter``, or by default :math:`kT = \max(5n, \min(30/\lambda, 10^7))` examples
         (see Notes), in mini-batches of k = :meth:`_batch_size`."""
         if self.n_iter is not None:
             return self.n_iter
@@ -141,7 +141,7 @@ class _BasePegasos(BaseEstimator):
             self.coef_, self.intercept_ = W.copy(), np.zeros(W.shape[0])
 
     def _scores(self, X):
-        """Validated X's scores :math:`XW^\\top + b`, shape (n, K)."""
+        r"""Validated X's scores :math:`XW^\top + b`, shape (n, K)."""
         check_is_fitted(self)
         X = validate_data(self, X, accept_sparse="csr", dtype=[np.float64, np.float32], reset=False)
         return np.asarray(X @ self.coef_.T) + self.intercept_
@@ -322,7 +322,7 @@ class PegasosClassifier(ScoreClassifierMixin, _BasePegasos):
     @unfitted_on_interrupt
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y, sample_weight=None, eval_set=None):
-        """Fit by ``n_iter`` Pegasos iterations from w = 0.
+        r"""Fit by ``n_iter`` Pegasos iterations from w = 0.
 
         Parameters
         ----------
@@ -330,7 +330,7 @@ class PegasosClassifier(ScoreClassifierMixin, _BasePegasos):
         y : array-like of shape (n_samples,)
         sample_weight : array-like of shape (n_samples,), default=None
             Non-negative weights :math:`s_i` (times ``class_weight``): the risk becomes
-            :math:`\\frac{1}{\\sum_i s_i}\\sum_i s_i\\ell_i` and examples are drawn in
+            :math:`\frac{1}{\sum_i s_i}\sum_i s_i\ell_i` and examples are drawn in
             proportion to :math:`s_i`
             (:func:`lsl_lib._core.sampling.weighted_sample_indices`). Integer weights give
             exactly the iterates of the rows repeated :math:`s_i` times (zero: dropped) for
@@ -354,7 +354,7 @@ class PegasosClassifier(ScoreClassifierMixin, _BasePegasos):
 
     @_fit_context(prefer_skip_nested_validation=True)
     def partial_fit(self, X, y, classes=None, sample_weight=None):
-        """One pass over (X, y): :math:`\\lceil n/k \\rceil` iterations, t continuing.
+        r"""One pass over (X, y): :math:`\lceil n/k \rceil` iterations, t continuing.
 
         Parameters
         ----------
@@ -385,7 +385,7 @@ class PegasosClassifier(ScoreClassifierMixin, _BasePegasos):
                          sample_weight=sample_weight)
 
     def _decision_scores(self, X):
-        """Scores :math:`\\langle w, x\\rangle + b`, shape (n, K); (n,) for two classes.
+        r"""Scores :math:`\langle w, x\rangle + b`, shape (n, K); (n,) for two classes.
 
         With two classes the score is that of ``classes_[1]``: :math:`s` for a binary
         loss, :math:`s_1 - s_0` for a multiclass loss (same sign, same probabilities).
@@ -399,7 +399,7 @@ class PegasosClassifier(ScoreClassifierMixin, _BasePegasos):
         return self.loss in ("log", "softmax")
 
     def _proba_from_scores(self, scores):
-        """Class probabilities: :math:`\\sigma(s)` for ``'log'`` (one-vs-rest normalised),
+        r"""Class probabilities: :math:`\sigma(s)` for ``'log'`` (one-vs-rest normalised),
         softmax for ``'softmax'``."""
         if scores.ndim == 1 or self.loss == "log":
             return one_vs_rest_probabilities(scores)
@@ -514,7 +514,7 @@ reference_objective, backend, random_state, verbose
 
     @_fit_context(prefer_skip_nested_validation=True)
     def partial_fit(self, X, y, sample_weight=None):
-        """One pass over (X, y): :math:`\\lceil n/k \\rceil` iterations, t continuing
+        r"""One pass over (X, y): :math:`\lceil n/k \rceil` iterations, t continuing
         (``sample_weight`` as in :meth:`fit`)."""
         first = not hasattr(self, "t_")
         X, y = self._prepare(X, y, reset=first)

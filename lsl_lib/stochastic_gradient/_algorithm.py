@@ -88,28 +88,28 @@ class FiniteSumObjective:
 # The numpy reference: the pseudo-code, line by line.
 
 def sgd_numpy_chunk(objective, w, indices, eta):
-    """SGD steps :math:`w \\leftarrow w - \\eta_t g_{A_t}(w)`, one per row of ``indices``
+    r"""SGD steps :math:`w \leftarrow w - \eta_t g_{A_t}(w)`, one per row of ``indices``
     (shape (T, k)) with the steps ``eta`` (shape (T,)); ``w`` is updated in place."""
     for A_t, eta_t in zip(indices, eta, strict=True):
         w -= eta_t * objective.batch_gradient(w, A_t)
 
 
 def variance_reduced_numpy_chunk(objective, w, indices, method, eta, m, gamma, t_out, lengths):
-    """Outer loops of SVRG, SARAH or SARAH+: the readable numpy reference.
+    r"""Outer loops of SVRG, SARAH or SARAH+: the readable numpy reference.
 
     Parameters
     ----------
     objective : FiniteSumObjective
     w : ndarray of shape (d,)
-        :math:`\\tilde w`, replaced in place by the output of each outer loop.
+        :math:`\tilde w`, replaced in place by the output of each outer loop.
     indices : ndarray of shape (T, k)
         Mini-batches, consumed in order (at most m - 1 per outer loop).
     method : {'svrg', 'sarah', 'sarah+'}
     eta : float
     m : int
-        Inner-loop length: the iterates are :math:`w_0, \\dots, w_m` (fewer if SARAH+ stops).
+        Inner-loop length: the iterates are :math:`w_0, \dots, w_m` (fewer if SARAH+ stops).
     gamma : float
-        SARAH+'s threshold on :math:`\\|v_{t-1}\\|^2 / \\|v_0\\|^2`.
+        SARAH+'s threshold on :math:`\|v_{t-1}\|^2 / \|v_0\|^2`.
     t_out : ndarray of int, shape (S,)
         Which iterate each of the S outer loops outputs (``m``: the last).
     lengths : ndarray of int, shape (S,)
@@ -151,8 +151,8 @@ def variance_reduced_numpy_chunk(objective, w, indices, method, eta, m, gamma, t
 
 @jit
 def _mean_gradient_numba(data, cols, indptr, y, w, rows, lam, code, g):
-    """Write :math:`\\frac1k\\sum_{i\\in\\mathrm{rows}}\\ell'(y_i, \\langle w, x_i\\rangle)x_i
-    + \\lambda w` into ``g``; ``rows = arange(n)`` gives the full gradient.
+    r"""Write :math:`\frac1k\sum_{i\in\mathrm{rows}}\ell'(y_i, \langle w, x_i\rangle)x_i
+    + \lambda w` into ``g``; ``rows = arange(n)`` gives the full gradient.
 
     ``X`` comes as CSR arrays ``(data, cols, indptr)``, or dense as ``data = X.ravel()``
     with empty ``cols`` and ``indptr`` (as in ``lsl_lib.pegasos._algorithm._pegasos_numba_chunk``).
@@ -244,21 +244,21 @@ def _variance_reduced_numba_chunk(data, cols, indptr, y, w, indices, method, lam
 # The functional driver.
 
 class StochasticGradientState:
-    """Where a run stands.
+    r"""Where a run stands.
 
     Attributes
     ----------
     w : ndarray of shape (d,)
-        The current point (:math:`\\tilde w` between outer loops).
+        The current point (:math:`\tilde w` between outer loops).
     t : int
         Updates of w so far (``iteration`` in the trace).
     epoch : int
-        Outer loops done (for SGD: epochs of :math:`\\lceil n/k\\rceil` steps).
+        Outer loops done (for SGD: epochs of :math:`\lceil n/k\rceil` steps).
     n_gradients : int
-        Gradients :math:`\\nabla f_i` evaluated so far; ``/ n`` gives effective passes.
+        Gradients :math:`\nabla f_i` evaluated so far; ``/ n`` gives effective passes.
     inner_loop_lengths : list of int
         Index of the last iterate of each outer loop (m unless SARAH+ stopped early;
-        :math:`\\lceil n/k\\rceil` per epoch for SGD).
+        :math:`\lceil n/k\rceil` per epoch for SGD).
     """
 
     def __init__(self, n_features):

@@ -140,7 +140,7 @@ class _BaseStochasticGradient(BaseEstimator):
         return True
 
     def _scores(self, X):
-        """Validated X's scores :math:`\\langle w, x\\rangle + b`: shape (n,), or (n, K) for
+        r"""Validated X's scores :math:`\langle w, x\rangle + b`: shape (n,), or (n, K) for
         the K rows of a one-vs-rest ``coef_``."""
         check_is_fitted(self)
         X = validate_data(self, X, accept_sparse="csr", dtype=[np.float64, np.float32], reset=False)
@@ -152,7 +152,19 @@ class _BaseStochasticGradient(BaseEstimator):
         return tags
 
 
-_PARAMETERS_DOC = r"""
+class StochasticGradientClassifier(ScoreClassifierMixin, _BaseStochasticGradient):
+    r"""Linear classifier trained by SGD, SVRG, SARAH or SARAH+.
+
+    Minimises :math:`\frac1n\sum_i \ell(y_i, \langle w, x_i\rangle) + \frac{\lambda}{2}\|w\|^2`
+    with labels mapped to -1/+1 and back; more than two classes are learnt one-vs-rest
+    (one binary model per class, as ``LinearSVC`` and ``SGDClassifier``;
+    :class:`~lsl_lib._core.classifier.ScoreClassifierMixin`).
+
+    Parameters
+    ----------
+    loss : {'log', 'smoothed_hinge'}, default='log'
+        Logistic regression, or the smoothed hinge of :class:`lsl_lib.losses.SmoothedHinge`.
+
     method : {'sgd', 'svrg', 'sarah', 'sarah+'}, default='sarah'
         The algorithm (see :mod:`lsl_lib.stochastic_gradient`).
     lam : float, default=1e-4
@@ -191,7 +203,10 @@ _PARAMETERS_DOC = r"""
 
     Attributes
     ----------
-{coef}    t_ : int
+    coef_ : ndarray of shape (n_features,) or (n_classes, n_features)
+        w; with more than two classes, one row per class of ``classes_``.
+    intercept_ : float or ndarray of shape (n_classes,)
+    t_ : int
         Updates of w in total (``partial_fit`` continues the step count from it).
     n_iter_ : int
         Updates of w in the last call to ``fit`` or ``partial_fit``.
@@ -205,28 +220,9 @@ _PARAMETERS_DOC = r"""
         Updates in each outer loop (m, or fewer when SARAH+ stops early).
     history_ : dict of ndarray
         ``effective_passes``, ``iteration``, ``epoch``, ``seconds``, ``objective``,
-        ``grad_norm2``, and ``suboptimality`` / ``{eval}`` when asked for (``eval_set``).
+        ``grad_norm2``, and ``suboptimality`` / ``test_error`` when asked for (``eval_set``).
     n_features_in_ : int
-"""
-
-
-class StochasticGradientClassifier(ScoreClassifierMixin, _BaseStochasticGradient):
-    __doc__ = r"""Linear classifier trained by SGD, SVRG, SARAH or SARAH+.
-
-    Minimises :math:`\frac1n\sum_i \ell(y_i, \langle w, x_i\rangle) + \frac{\lambda}{2}\|w\|^2`
-    with labels mapped to -1/+1 and back; more than two classes are learnt one-vs-rest
-    (one binary model per class, as ``LinearSVC`` and ``SGDClassifier``;
-    :class:`~lsl_lib._core.classifier.ScoreClassifierMixin`).
-
-    Parameters
-    ----------
-    loss : {'log', 'smoothed_hinge'}, default='log'
-        Logistic regression, or the smoothed hinge of :class:`lsl_lib.losses.SmoothedHinge`.
-    """ + _PARAMETERS_DOC.replace("{eval}", "test_error").replace("{coef}", """\
-    coef_ : ndarray of shape (n_features,) or (n_classes, n_features)
-        w; with more than two classes, one row per class of ``classes_``.
-    intercept_ : float or ndarray of shape (n_classes,)
-""") + r"""    classes_ : ndarray of shape (n_classes,)
+    classes_ : ndarray of shape (n_classes,)
     estimators_ : list of StochasticGradientClassifier or None
         With more than two classes, the binary model of each class of ``classes_``
         (fitted on ``y == class``); their ``smoothness_``, ``effective_passes_`` and
@@ -301,15 +297,15 @@ class StochasticGradientClassifier(ScoreClassifierMixin, _BaseStochasticGradient
     @available_if(_BaseStochasticGradient._is_online)
     @_fit_context(prefer_skip_nested_validation=True)
     def partial_fit(self, X, y, classes=None):
-        """One SGD pass over the rows of (X, y) in the order given.
+        r"""One SGD pass over the rows of (X, y) in the order given.
 
         Available with ``method='sgd'`` only (an ``AttributeError`` naming ``method``
         otherwise: the variance-reduced methods need full gradients).
 
-        The pass makes :math:`\\lceil n/k\\rceil` steps on mini-batches of k consecutive
+        The pass makes :math:`\lceil n/k\rceil` steps on mini-batches of k consecutive
         rows (the last one wraps around to the first rows; k is clipped to the n rows of a
         shorter chunk), continuing the step count t of the previous calls (or of ``fit``):
-        :math:`\\eta_t = 1/(\\lambda t + L)`, L the largest over the chunks seen.
+        :math:`\eta_t = 1/(\lambda t + L)`, L the largest over the chunks seen.
         ``sampling``, ``n_epochs`` and ``random_state`` play no part. Calls on consecutive
         chunks of ``X[perm]``, each a multiple of k rows long, therefore give the iterates
         of one ``fit`` with ``sampling='permutation'``, ``n_epochs=1``, when ``perm`` is
@@ -339,7 +335,7 @@ class StochasticGradientClassifier(ScoreClassifierMixin, _BaseStochasticGradient
                          partial="first" if first else "continue")
 
     def _decision_scores(self, X):
-        """Scores :math:`\\langle w, x\\rangle + b`: of ``classes_[1]``, shape (n,), for two
+        r"""Scores :math:`\langle w, x\rangle + b`: of ``classes_[1]``, shape (n,), for two
         classes; one column per class otherwise."""
         return self._scores(X)
 
@@ -351,7 +347,7 @@ class StochasticGradientClassifier(ScoreClassifierMixin, _BaseStochasticGradient
 
 
 class StochasticGradientRegressor(RegressorMixin, _BaseStochasticGradient):
-    __doc__ = r"""Ridge regression trained by SGD, SVRG, SARAH or SARAH+.
+    r"""Ridge regression trained by SGD, SVRG, SARAH or SARAH+.
 
     Minimises
     :math:`\frac1n\sum_i \frac12(\langle w, x_i\rangle - y_i)^2 + \frac{\lambda}{2}\|w\|^2`.
@@ -359,10 +355,64 @@ class StochasticGradientRegressor(RegressorMixin, _BaseStochasticGradient):
     Parameters
     ----------
     loss : {'squared'}, default='squared'
-    """ + _PARAMETERS_DOC.replace("{eval}", "test_mse").replace("{coef}", """\
+
+    method : {'sgd', 'svrg', 'sarah', 'sarah+'}, default='sarah'
+        The algorithm (see :mod:`lsl_lib.stochastic_gradient`).
+    lam : float, default=1e-4
+        Regularisation :math:`\lambda > 0`.
+    eta : float or 'auto', default='auto'
+        A constant step. ``'auto'``: :math:`1/(2L)` for SVRG, SARAH and SARAH+;
+        :math:`\eta_t = 1/(\lambda t + L)` for SGD (the Pegasos step
+        :math:`1/(\lambda(t + t_0))` with :math:`t_0 = L/\lambda`, so that
+        :math:`\eta_1 < 1/L`), with :math:`L = c\max_i\|x_i\|^2 + \lambda`.
+    inner_loop : int or 'auto', default='auto'
+        m, the updates per outer loop; ``'auto'``: :math:`\lceil n/k\rceil` (m = n for k = 1).
+    n_epochs : int, default=10
+        Outer loops (for SGD, epochs of :math:`\lceil n/k\rceil` steps).
+    batch_size : int, default=1
+        k; SVRG and SARAH use the same mini-batch in both their gradients. A k larger
+        than the rows at hand (the training set, or a ``partial_fit`` chunk) is clipped
+        to their number n: a mini-batch of at most n rows.
+    sampling : {'iid', 'permutation', 'reshuffle'}, default='iid'
+        How mini-batches are drawn (see :mod:`lsl_lib._core.sampling`).
+    output : {'last', 'random'}, default='last'
+        New outer point of SVRG and SARAH: the last inner iterate (the practice), or
+        one drawn uniformly among :math:`w_0, \dots, w_m` (the papers' analysis).
+    fit_intercept : bool, default=True
+        Learn an intercept as the weight of a constant feature 1 (regularised, as in
+        :mod:`lsl_lib.pegasos`).
+    record_every : int or None, default=None
+        Record ``history_`` every that many outer loops; None records nothing.
+    reference_objective : float, 'auto' or None, default=None
+        :math:`f(w^*)` for ``history_['suboptimality']``; ``'auto'`` minimises f by
+        L-BFGS (:func:`lsl_lib.pegasos.reference_solution`, gradient tolerance 1e-10).
+    backend : {'auto', 'numba', 'numpy'}, default='auto'
+    random_state : None, int or numpy.random.Generator, default=None
+        Seeds the sampling; the same seed gives the same iterates on both backends.
+    verbose : bool, default=False
+        A progress bar for fits longer than a few seconds.
+
+    Attributes
+    ----------
     coef_ : ndarray of shape (n_features,)
     intercept_ : float
-""") + r"""
+    t_ : int
+        Updates of w in total (``partial_fit`` continues the step count from it).
+    n_iter_ : int
+        Updates of w in the last call to ``fit`` or ``partial_fit``.
+    smoothness_ : float
+        L of the ``'auto'`` steps, :math:`c\max_i\|x_i\|^2 + \lambda` (the intercept's
+        constant feature included); after ``partial_fit``, the largest over the chunks.
+    effective_passes_ : float
+        Gradient evaluations / n in the last call: a full gradient costs 1, a step of
+        SVRG or SARAH 2k/n.
+    inner_loop_lengths_ : ndarray of int
+        Updates in each outer loop (m, or fewer when SARAH+ stops early).
+    history_ : dict of ndarray
+        ``effective_passes``, ``iteration``, ``epoch``, ``seconds``, ``objective``,
+        ``grad_norm2``, and ``suboptimality`` / ``test_mse`` when asked for (``eval_set``).
+    n_features_in_ : int
+
     Notes
     -----
     The defaults are measured as for :class:`StochasticGradientClassifier`
