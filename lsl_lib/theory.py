@@ -18,6 +18,8 @@ without absolute value or factor 2, as in Shalev-Shwartz and Ben-David (2014), c
 (Bartlett and Mendelson's :math:`\hat R_n` is :math:`2\,\mathbb E\sup|\cdot|`, which for a
 class symmetric under :math:`f \mapsto -f`, such as a ball, is exactly twice this one).
 Tail bounds are probabilities: they are clipped at 1 where the inequality is vacuous.
+Every function is a closed form or a small Monte Carlo estimate in numpy: the module has no
+compiled twins, hence no table of pairs.
 
 References
 ----------
@@ -43,9 +45,18 @@ from sklearn.utils import check_array
 
 from lsl_lib._core.random import check_random_state
 
+__all__ = ["kitchen_sinks_approximation_error", "kitchen_sinks_estimation_error",
+           "kitchen_sinks_bound", "kernel_rademacher_bound", "empirical_rademacher_complexity",
+           "rkhs_norm_squared", "hoeffding_tail", "hoeffding_deviation", "mcdiarmid_tail",
+           "mcdiarmid_deviation", "loglog_slope"]
+
+
+def __dir__():
+    return __all__
+
 #: Relative tolerance of the Gram-matrix checks: asymmetry and negative eigenvalues
 #: smaller than this times the largest diagonal entry are rounding, not a user's mistake.
-GRAM_RTOL = 1e-8
+_GRAM_RTOL = 1e-8
 
 
 def _as_float_array(name, value):
@@ -242,7 +253,7 @@ def _check_gram(K, name="K"):
 
     Asymmetry is tolerated up to ``rtol * max_i |K_ii|`` and negative eigenvalues down to
     ``-rtol * tr K`` (the size of the rounding of an n x n matrix of entries at most
-    :math:`\max_i K_{ii}`), with ``rtol`` = :data:`GRAM_RTOL` for float64 input and
+    :math:`\max_i K_{ii}`), with ``rtol`` = :data:`_GRAM_RTOL` for float64 input and
     :math:`10^3` machine epsilons for lower precision. Positive semi-definiteness is
     checked by a Cholesky factorisation of :math:`K + \text{tol}\, I`, a third of the cost
     of the eigenvalues.
@@ -251,7 +262,7 @@ def _check_gram(K, name="K"):
         raise ValueError(f"{name} must be a square 2-D Gram matrix, got an array of "
                          f"{np.ndim(K)} dimension(s).")
     dtype = getattr(K, "dtype", np.dtype(np.float64))
-    rtol = GRAM_RTOL
+    rtol = _GRAM_RTOL
     if np.issubdtype(dtype, np.floating):
         rtol = max(rtol, 1e3 * np.finfo(dtype).eps)
     K = check_array(K, dtype=np.float64, input_name=name)

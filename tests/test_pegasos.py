@@ -13,9 +13,9 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 from lsl_lib.datasets import (linear_teacher, load_digits, load_shared, shared_data_dir,
                               two_gaussian_blobs)
 from lsl_lib.losses import LOSSES, get_loss, primal_objective
+from lsl_lib._core.sampling import weighted_sample_indices
 from lsl_lib.pegasos import (PegasosClassifier, PegasosRegressor, pegasos,
-                             projection_radius2, reference_solution, weighted_objective,
-                             weighted_sample_indices)
+                             projection_radius2, reference_solution, weighted_objective)
 
 
 def _problem(task, n=300, d=8, K=3, seed=0):
@@ -225,7 +225,8 @@ def test_labels_are_mapped_and_back():
 def test_multiclass_direct_formulations_on_digits():
     Xtr, Xte, ytr, yte = load_digits(test_size=0.3)
     for loss in ("multiclass_hinge", "softmax"):
-        clf = PegasosClassifier(lam=1e-3, loss=loss, averaging="suffix", random_state=0).fit(Xtr, ytr)
+        clf = PegasosClassifier(lam=1e-3, loss=loss, averaging="suffix", random_state=0)
+        clf.fit(Xtr, ytr)
         assert clf.coef_.shape == (10, 64)
         assert clf.decision_function(Xte).shape == (len(Xte), 10)
         assert clf.score(Xte, yte) > 0.9
@@ -299,12 +300,12 @@ _y3 = np.concatenate([_y, np.full(10, 2)])
     (lambda: PegasosRegressor(epsilon=-1.0), _X, _y, "epsilon"),
 ])
 def test_bad_input_is_named(make, X, y, match, monkeypatch):
-    import lsl_lib.pegasos as module
+    import lsl_lib.pegasos._algorithm as module
 
     def compiled_must_not_run(*args):
         raise AssertionError("compiled code ran on bad input")
 
-    monkeypatch.setattr(module, "pegasos_numba_chunk", compiled_must_not_run)
+    monkeypatch.setattr(module, "_pegasos_numba_chunk", compiled_must_not_run)
     monkeypatch.setattr(module, "pegasos_numpy_chunk", compiled_must_not_run)
     with pytest.raises(ValueError, match=match):
         make().fit(X, y)
@@ -521,7 +522,7 @@ _needs_shared = pytest.mark.skipif(
 
 @_needs_shared
 def test_defaults_within_a_point_of_linear_svc_on_a9a():
-    """The issue's setting: 3 000 rows of a9a, tested on a9a's test split."""
+    """3 000 rows of a9a, tested on a9a's test split (benchmarks/README.md, §Pegasos)."""
     X, y = load_shared("a9a")
     Xte, yte = load_shared("a9a", "test")
     for subset in range(2):
@@ -569,7 +570,7 @@ def test_class_weight_check_passes_with_enough_iterations():
         assert np.mean(clf.predict(X_test) == 0) > 0.87
 
 
-# --- issue 22: one-vs-rest, clipped mini-batches, bounded default length, the run loop ----
+# --- one-vs-rest, clipped mini-batches, bounded default length, the run loop ---------------
 
 def test_binary_losses_learn_three_classes_one_vs_rest():
     from sklearn.datasets import load_iris

@@ -10,10 +10,11 @@ from sklearn.model_selection import train_test_split
 from sklearn.preprocessing import StandardScaler
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
+from lsl_lib._core.loss_derivatives import score_derivative_numba
 from lsl_lib._core.sampling import sample_indices
 from lsl_lib.datasets import linear_teacher, load_shared, shared_data_dir, two_gaussian_blobs
 from lsl_lib.pegasos import reference_solution
-from lsl_lib.losses import SmoothedHinge, score_derivative
+from lsl_lib.losses import SmoothedHinge
 from lsl_lib.stochastic_gradient import (METHODS, SMOOTH_LOSSES, FiniteSumObjective,
                                          StochasticGradientClassifier,
                                          StochasticGradientRegressor, get_smooth_loss, sarah,
@@ -63,8 +64,9 @@ def test_full_gradient_is_the_mean_of_example_gradients_and_finite_differences(l
             np.testing.assert_allclose(full, numeric, rtol=1e-6, atol=1e-8)
             # f_i itself: its value is loss + lam/2 ||w||^2 and its gradient matches it
             i = 5
-            f_i = lambda u: (obj.loss.value(y[i:i + 1], X[i:i + 1] @ u)[0]  # noqa: E731
-                             + 0.15 * u @ u)
+            def f_i(u, obj=obj, i=i):
+                return obj.loss.value(y[i:i + 1], X[i:i + 1] @ u)[0] + 0.15 * u @ u
+
             numeric_i = [(f_i(w + h * e) - f_i(w - h * e)) / (2 * h) for e in np.eye(4)]
             np.testing.assert_allclose(obj.example_gradient(w, i), numeric_i, rtol=1e-6, atol=1e-8)
 
@@ -106,7 +108,7 @@ def test_smoothed_hinge_pieces_and_compiled_derivatives():
         for y in (-1.0, 1.0, 0.3):
             if name != "squared" and y == 0.3:
                 continue
-            compiled = [score_derivative(lossf.code, y, si, 0.0) for si in s]
+            compiled = [score_derivative_numba(lossf.code, y, si, 0.0) for si in s]
             np.testing.assert_allclose(compiled, lossf.subgradient(y, s), rtol=1e-14, atol=1e-300)
 
 
@@ -410,13 +412,13 @@ C, R = StochasticGradientClassifier, StochasticGradientRegressor
     (lambda: R(n_epochs=0), _X, _y, "n_epochs"),
 ])
 def test_bad_input_is_named_before_compiled_code_runs(make, X, y, match, monkeypatch):
-    import lsl_lib.stochastic_gradient as module
+    import lsl_lib.stochastic_gradient._algorithm as module
 
     def must_not_run(*args):
         raise AssertionError("an algorithm ran on bad input")
 
-    for name in ("sgd_numpy_chunk", "sgd_numba_chunk", "variance_reduced_numpy_chunk",
-                 "variance_reduced_numba_chunk"):
+    for name in ("sgd_numpy_chunk", "_sgd_numba_chunk", "variance_reduced_numpy_chunk",
+                 "_variance_reduced_numba_chunk"):
         monkeypatch.setattr(module, name, must_not_run)
     with pytest.raises(ValueError, match=match):
         make().fit(X, y)
@@ -555,12 +557,12 @@ def test_partial_fit_streams_to_the_optimum():
 ])
 def test_partial_fit_bad_input_is_named_before_compiled_code_runs(make, call, match,
                                                                   monkeypatch):
-    import lsl_lib.stochastic_gradient as module
+    import lsl_lib.stochastic_gradient._algorithm as module
 
     def must_not_run(*args):
         raise AssertionError("an algorithm ran on bad input")
 
-    for name in ("sgd_numpy_chunk", "sgd_numba_chunk"):
+    for name in ("sgd_numpy_chunk", "_sgd_numba_chunk"):
         monkeypatch.setattr(module, name, must_not_run)
     with pytest.raises(ValueError, match=match):
         call(make())
@@ -600,7 +602,7 @@ def test_scikit_learn_contract(estimator, check):
     check(estimator)
 
 
-# --- issue 22: one-vs-rest, clipped mini-batches, the run loop, Ctrl-C ------------------------
+# --- one-vs-rest, clipped mini-batches, the run loop, Ctrl-C ---------------------------------
 
 def _three_classes():
     from sklearn.datasets import load_iris
@@ -612,8 +614,9 @@ def _three_classes():
 @pytest.mark.parametrize("loss", ["log", "smoothed_hinge"])
 @pytest.mark.parametrize("method", ["sarah", "sgd"])
 def test_three_classes_are_learnt_one_vs_rest(loss, method):
-    """The review's D7: usps and covtype were refused. Each row of coef_ is the binary model
-    of its class, fitted on y == class with the same seed, and the scores are its columns."""
+    """More than two classes (usps, covtype) are learnt one-vs-rest. Each row of coef_ is the
+    binary model of its class, fitted on y == class with the same seed, and the scores are its
+    columns."""
     from sklearn.svm import LinearSVC
 
     X, y = _three_classes()
@@ -638,7 +641,7 @@ def test_three_classes_are_learnt_one_vs_rest(loss, method):
 
 
 def test_one_vs_rest_partial_fit_continues_each_binary_model():
-    """The review's D22: partial_fit (method='sgd', the README's "SGD") on three classes."""
+    """partial_fit (method='sgd', the README's "SGD") on three classes."""
     X, y = _three_classes()
     model = StochasticGradientClassifier(method="sgd", lam=1e-3)
     for chunk in np.array_split(np.random.default_rng(0).permutation(150), 3):
@@ -669,7 +672,7 @@ def test_the_iterates_do_not_depend_on_where_the_chunks_end(method, backend, mon
     """One step (SGD) or one outer loop a chunk, the run loop's own chunks, and the whole run
     in one compiled call (what record_every=None ran before the run loop): the same bits."""
     import lsl_lib._core.run_loop as run_loop
-    import lsl_lib.stochastic_gradient as module
+    import lsl_lib.stochastic_gradient._algorithm as module
 
     X, y = _problem("log", n=60, unit_rows=False)
     kwargs = dict(method=method, batch_size=2, inner_loop=20, sampling="reshuffle",
@@ -694,17 +697,18 @@ def test_the_iterates_do_not_depend_on_where_the_chunks_end(method, backend, mon
     if method == "sgd":
         steps = 1.0 / (0.1 * np.arange(1, rows + 1) + L)
         if backend == "numba":
-            module.sgd_numba_chunk(data, cols, indptr, y, w, indices, steps, 0.1,
-                                   objective.loss.code)
+            module._sgd_numba_chunk(data, cols, indptr, y, w, indices, steps, 0.1,
+                                    objective.loss.code)
         else:
             module.sgd_numpy_chunk(objective, w, indices, steps)
     else:
         t_out = rng.integers(0, 21, size=5) if kwargs["output"] == "random" else np.full(5, 20)
         lengths = np.zeros(5, dtype=np.int64)
         if backend == "numba":
-            module.variance_reduced_numba_chunk(data, cols, indptr, y, w, indices,
-                                                METHODS.index(method), 0.1, objective.loss.code,
-                                                1 / (2 * L), 20, 0.125, t_out, lengths)
+            module._variance_reduced_numba_chunk(data, cols, indptr, y, w, indices,
+                                                 METHODS.index(method), 0.1,
+                                                 objective.loss.code, 1 / (2 * L), 20, 0.125,
+                                                 t_out, lengths)
         else:
             module.variance_reduced_numpy_chunk(objective, w, indices, method, 1 / (2 * L), 20,
                                                 0.125, t_out, lengths)

@@ -11,6 +11,10 @@ paths see the same examples in the same order (CONTRIBUTING.md §2).
 - ``'reshuffle'``: a new random permutation at the start of every epoch.
 
 Mini-batches take k consecutive indices of that stream.
+
+With sample weights :math:`s_i` (:func:`weighted_sample_indices`), row i stands for
+:math:`s_i` copies of itself: the scheme runs on the expanded data, so integer weights
+give exactly the indices of the repeated rows.
 """
 import numpy as np
 
@@ -18,6 +22,10 @@ SCHEMES = ("iid", "permutation", "reshuffle")
 
 #: The most indices drawn up front: 2**30 int64 are 8 GiB.
 MAX_INDICES = 2**30
+
+#: Largest expanded data (sum of integer weights) that 'permutation' and 'reshuffle'
+#: permute: 2**27 positions are 1 GiB of int64.
+MAX_EXPANDED_PERMUTATION = 2**27
 
 
 def sample_indices(n_samples, n_iter, batch_size, sampling, rng):
@@ -63,3 +71,46 @@ def sample_indices(n_samples, n_iter, batch_size, sampling, rng):
         flat = np.concatenate([rng.permutation(n_samples) for _ in range(n_epochs)])
         flat = flat[:total].astype(np.int64)
     return flat.reshape(n_iter, batch_size)
+
+
+def weighted_sample_indices(sample_weight, n_iter, batch_size, sampling, rng):
+    r"""Mini-batches drawn in proportion to the sample weights.
+
+    Row i stands for :math:`s_i` copies of itself. With integer weights the scheme
+    (:func:`sample_indices`) runs on the expanded data of
+    :math:`N = \sum_i s_i` rows, row i holding positions
+    :math:`[S_{i-1}, S_i)` of it (:math:`S` the cumulative sums), and each drawn
+    position is mapped back to its row. The result is exactly the index sequence of
+    the same scheme, with the same generator, on ``np.repeat(X, s, axis=0)``: integer
+    weights are repeated rows and zero weights are dropped rows, iterate for iterate.
+    Non-integer weights have no expanded data; their draws are i.i.d. with
+    :math:`P(i) = s_i/\sum_j s_j` (a uniform position in :math:`[0, S_n)`), so only
+    ``sampling='iid'`` is defined for them.
+
+    Parameters
+    ----------
+    sample_weight : ndarray of shape (n,)
+        Non-negative weights, not all zero.
+    n_iter, batch_size, sampling, rng
+        As :func:`sample_indices` takes them.
+
+    Returns
+    -------
+    indices : ndarray of shape (n_iter, batch_size), dtype int64
+    """
+    cumulative = np.cumsum(sample_weight)
+    if np.array_equal(sample_weight, np.round(sample_weight)):
+        if sampling != "iid" and cumulative[-1] > MAX_EXPANDED_PERMUTATION:
+            raise ValueError(
+                f"sampling={sampling!r} permutes the {cumulative[-1]:.0f} rows of the expanded "
+                f"data (the sum of the integer sample weights), more than "
+                f"{MAX_EXPANDED_PERMUTATION}; scale the weights down or use sampling='iid'.")
+        positions = sample_indices(int(cumulative[-1]), n_iter, batch_size, sampling, rng)
+    elif sampling == "iid":
+        positions = cumulative[-1] * rng.random((n_iter, batch_size))
+    else:
+        raise ValueError(
+            f"sampling={sampling!r} needs integer sample weights (a permutation of the rows "
+            "repeated s_i times); use sampling='iid' with non-integer sample_weight or "
+            "class_weight.")
+    return np.searchsorted(cumulative, positions, side="right").astype(np.int64)
