@@ -3,7 +3,7 @@ and the compiled per-coordinate loops against their numpy references.
 
 - Dual CD vs ``LinearSVC(dual=True)``: time to a relative primal objective within 1e-6
   of P* (P* from liblinear at tol 1e-10), each solver at the loosest tolerance of a grid
-  that gets there; a9a and w8a (../shared/data), C = 1, no intercept, both losses;
+  that gets there; a9a and w8a ($LSL_SHARED_DATA), C = 1, no intercept, both losses;
   target: lsl no slower (ratio liblinear / lsl >= 1).
 - Lasso CD vs ``sklearn.linear_model.Lasso``, same tolerance (1e-6), alpha = 0.002 alpha_max,
   on two synthetic problems with correlated features (tall 20000 x 100, wide 1000 x 1000,
@@ -245,5 +245,5 @@ def run(quick=False):
         rows += sdca_vs_pegasos(quick)
         rows += defaults_vs_peers(quick)
     else:
-        print("(dual CD rows skipped: ../shared/data not found; set LSL_SHARED_DATA)")
+        print("(dual CD rows skipped: set LSL_SHARED_DATA to the course's data sets)")
     return rows + lasso_vs_sklearn(quick)

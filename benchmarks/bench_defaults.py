@@ -97,7 +97,7 @@ from common import progress, write_between_markers  # noqa: E402
 README = Path(__file__).resolve().parent / "README.md"
 BEGIN = "<!-- bench_defaults.py writes this table: begin -->"
 END = "<!-- bench_defaults.py writes this table: end -->"
-SECTION = "## Defaults against scikit-learn's peers (issue 22 §3)"
+SECTION = "## Defaults against scikit-learn's peers"
 
 #: Seconds a child may run (the whole child), then SIGINT; SIGKILL ``GRACE`` s later.
 LIMIT, QUICK_LIMIT, GRACE = 150.0, 60.0, 20.0
@@ -230,8 +230,9 @@ def lsl_estimators():
             continue
         module = importlib.import_module(f"lsl_lib.{info.name}")
         for name, cls in inspect.getmembers(module, inspect.isclass):
-            if (cls.__module__ == module.__name__ and issubclass(cls, BaseEstimator)
-                    and not name.startswith("_")):
+            defined_here = (cls.__module__ == module.__name__  # a package's parts count
+                            or cls.__module__.startswith(module.__name__ + "."))
+            if defined_here and issubclass(cls, BaseEstimator) and not name.startswith("_"):
                 found[name] = cls
     return [found[name] for name in sorted(found)]
 

@@ -1,6 +1,6 @@
 """Scaling out on Dask (`lsl_lib.distributed`): what two cores can show.
 
-- Data: ijcnn1 (49 990 training rows, 22 features, 91 701 test rows; ../shared/data),
+- Data: ijcnn1 (49 990 training rows, 22 features, 91 701 test rows; $LSL_SHARED_DATA),
   densified; without the shared data, a generated linear teacher of the same shape (the
   accuracy grid then says so).
 - Speed-up: averaged parallel Pegasos (one-shot, the same 20 epochs of each worker over its

@@ -1,7 +1,7 @@
 """Doubly stochastic gradients: accuracy, memory and time against RFF + linear solvers,
 and the compiled path against the numpy reference.
 
-- Data: ijcnn1 (49 990 training rows, 22 features, 91 701 test rows; ../shared/data),
+- Data: ijcnn1 (49 990 training rows, 22 features, 91 701 test rows; $LSL_SHARED_DATA),
   densified. Without the shared data these rows are skipped with a message and only the
   speed rows run, on generated data.
 - Accuracy at equal features, validated (the target: DSG within 1 point of RFF +
@@ -86,7 +86,7 @@ def _rff_model_bytes(rff, coef):
 
 def accuracy_rows(T, B):
     if shared_data_dir() is None:
-        print("bench_doubly_stochastic: ../shared/data (ijcnn1) is absent; the accuracy rows "
+        print("bench_doubly_stochastic: ijcnn1 is absent (set LSL_SHARED_DATA); the accuracy rows "
               "are skipped (set LSL_SHARED_DATA).")
         return []
     X, y, X_test, y_test = _ijcnn1()

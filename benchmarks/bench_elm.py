@@ -4,7 +4,7 @@
   alternately, 7 times each after a warm-up; the ratios are of those pairs (min / median /
   max). CPU time because the machine these tables were made on was shared: there the
   wall-clock time of a run is mostly waiting for a core.
-- Data: the covtype subsample (../shared/data; d = 54 in [0, 1], 7 classes; training rows
+- Data: the covtype subsample ($LSL_SHARED_DATA; d = 54 in [0, 1], 7 classes; training rows
   from the start, the 20 000 last rows as the test set), or, when it is absent, a generated
   7-class problem of the same width (``make_classification``, seed 0); and a generated
   binary problem (``make_classification``, d = 20, seed 1) in every case.
@@ -55,7 +55,7 @@ def datasets(quick):
         X, y = load_covtype()
         sets.append(("covtype", X[:-N_TEST], y[:-N_TEST], X[-N_TEST:], y[-N_TEST:]))
     else:
-        print("bench_elm: ../shared/data absent, covtype replaced by a generated 7-class set")
+        print("bench_elm: LSL_SHARED_DATA not set, covtype replaced by a generated 7-class set")
         X, y = make_classification(n_samples=40000, n_features=54, n_informative=20,
                                    n_classes=7, random_state=0)
         sets.append(("generated 7-class", X[:-N_TEST], y[:-N_TEST], X[-N_TEST:], y[-N_TEST:]))

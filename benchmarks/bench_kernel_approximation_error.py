@@ -1,7 +1,7 @@
 """Kernel-approximation error of RFF, ORF, SORF, Fastfood and Nyström at equal output width.
 
 - Data: the first 2000 training points of USPS (d = 256) and of the covtype subsample
-  (d = 54) from ../shared/data, or 2000 standard normal points of the same widths (seed
+  (d = 54) from $LSL_SHARED_DATA, or 2000 standard normal points of the same widths (seed
   100) when the shared data are absent.
 - Gaussian kernel, gamma by the median heuristic, 1 / (2 med^2) with med the median
   distance between two of the 2000 points.

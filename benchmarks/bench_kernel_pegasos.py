@@ -1,6 +1,6 @@
 """Kernel Pegasos: compiled loop vs numpy reference, the kernel cache, and SVC.
 
-- numba vs numpy: n = 5000 (ijcnn1 from ../shared/data, else a synthetic XOR), Gaussian
+- numba vs numpy: n = 5000 (ijcnn1 from $LSL_SHARED_DATA, else a synthetic XOR), Gaussian
   kernel, five epochs (the default T); target: the compiled loop at least 10x faster.
 - cache: a cache holding every row (8 n^2 bytes) vs no cache; the time ratio and the
   hit rate are reported (the iterates are identical).

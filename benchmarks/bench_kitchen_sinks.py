@@ -1,7 +1,7 @@
 """Random kitchen sinks: the box-constrained fits against scikit-learn's unconstrained
 solvers on the same random features, with the test error of each.
 
-- Data: covtype subsample (../shared/data), class 2 (lodgepole pine) against the rest, the
+- Data: covtype subsample ($LSL_SHARED_DATA), class 2 (lodgepole pine) against the rest, the
   first 20 000 rows for training and the next 10 000 for testing; without the shared data,
   a synthetic problem of the same shape (54 uniform features, the sign of a random
   Gaussian-kernel expansion).

@@ -1,6 +1,6 @@
 """Nyström: lsl's ``Nystroem`` against scikit-learn's, fit + transform at equal m and error.
 
-- Data: the first 20 000 rows of the covtype subsample (d = 54, ../shared/data), or
+- Data: the first 20 000 rows of the covtype subsample (d = 54, $LSL_SHARED_DATA), or
   20 000 x 50 standard normal points when the shared data are absent.
 - Gaussian kernel, gamma by the median heuristic (:func:`median_heuristic_gamma`).
 - m in {100, 500, 1000} landmarks drawn uniformly; the time of ``fit(X).transform(X)`` on

@@ -99,5 +99,5 @@ def run(quick=False):
         X, y = load_shared("a9a")
         rows += versus_sgdclassifier("a9a (sparse, n=32561, d=123)", X, y, 1e-4, quick)
     else:
-        print("(a9a skipped: ../shared/data not found; set LSL_SHARED_DATA)")
+        print("(a9a skipped: set LSL_SHARED_DATA to the course's data sets)")
     return rows

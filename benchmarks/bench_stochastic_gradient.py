@@ -4,7 +4,7 @@
 - numba vs numpy: one epoch (outer loop) of SARAH, n = 20 000, d = 50, batch size 1;
   target: the compiled loop at least 10x faster.
 - passes to 1e-8: L2-regularised logistic regression (lambda = 1e-4) on a9a when
-  ../shared/data is there, else on a synthetic linear teacher; f* by L-BFGS (tol 1e-10);
+  LSL_SHARED_DATA names them, else on a synthetic linear teacher; f* by L-BFGS (tol 1e-10);
   reported (a row's min = median = max is the number of passes, not a ratio).
 """
 import numpy as np

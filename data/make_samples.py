@@ -1,6 +1,6 @@
 """Make the small samples of data/ from the full sets (run once; the output is committed).
 
-    python data/make_samples.py   # needs ../shared/data (or $LSL_SHARED_DATA)
+    python data/make_samples.py   # needs $LSL_SHARED_DATA (the course's data sets)
 
 a9a_sample.svm.gz / a9a_sample.t.svm.gz: 2 000 training and 1 000 test rows of LIBSVM's
 a9a, drawn without replacement, stratified by label, with numpy's default_rng(0); what

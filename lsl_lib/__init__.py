@@ -12,7 +12,7 @@ __version__ = "0.1.0"
 
 _SUBMODULES = ("budgeted", "coordinate_descent", "datasets", "distributed", "doubly_stochastic",
                "elm", "fastfood", "kernel_pegasos", "kernels", "kitchen_sinks", "losses",
-               "nystroem", "online_kernel", "pegasos", "plotting", "random_binning",
+               "nystroem", "online_kernel", "papers", "pegasos", "plotting", "random_binning",
                "random_features", "stochastic_gradient", "subgradients", "theory", "widgets")
 
 __all__ = list(_SUBMODULES)

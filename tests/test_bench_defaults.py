@@ -5,15 +5,14 @@ import pickle
 import sys
 import textwrap
 import time
-from pathlib import Path
 
 import numpy as np
 import pytest
 from sklearn.linear_model import LogisticRegression
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+from benchmark_support import load_benchmark
 
-import bench_defaults  # noqa: E402
+bench_defaults = load_benchmark("bench_defaults")
 
 SLEEPY = textwrap.dedent('''
     """Estimators for the time-limit test: a fit that sleeps, and one that ignores Ctrl-C."""

@@ -823,9 +823,9 @@ def test_class_weight_check_passes_with_enough_epochs():
 
 @pytest.mark.skipif(not numba_available(), reason="numba is not importable here")
 def test_compiled_loops_release_the_gil():
-    from lsl_lib.pegasos import pegasos_numba_chunk
+    from lsl_lib.pegasos._algorithm import _pegasos_numba_chunk
 
-    assert _dispatcher(pegasos_numba_chunk.py_func).targetoptions["nogil"] is True
+    assert _dispatcher(_pegasos_numba_chunk.py_func).targetoptions["nogil"] is True
 
 
 # --- scikit-learn's contract --------------------------------------------------------------

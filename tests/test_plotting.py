@@ -12,7 +12,8 @@ from matplotlib.figure import Figure  # noqa: E402
 
 from lsl_lib.datasets import two_gaussian_blobs  # noqa: E402
 
-from lsl_lib.losses import LOSSES, get_loss, sgd_mean, subgradient_descent  # noqa: E402
+from lsl_lib.losses import LOSSES, get_loss  # noqa: E402
+from lsl_lib.subgradients import sgd_mean, subgradient_descent  # noqa: E402
 from lsl_lib.pegasos import PegasosClassifier  # noqa: E402
 from lsl_lib.plotting import (new_figure, plot_convergence, plot_decision_boundary,  # noqa: E402
                               plot_losses,

@@ -1,10 +1,7 @@
 """benchmarks/reproduce.py: the README writer, the quick run, the papers' numbers against the
 lecture notes, and the block-wise least squares against scikit-learn's Ridge on the whole
 feature matrix."""
-import importlib.util
 import math
-import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -13,35 +10,12 @@ from sklearn.linear_model import Ridge
 from lsl_lib import papers
 from lsl_lib.datasets import shared_data_dir
 from lsl_lib.random_features import RandomFourierFeatures
+from benchmark_support import load_benchmark
 
-BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
 SKIP_REASON = "set LSL_SHARED_DATA to the folder of the course's benchmark sets"
 
 
-def _load(name):
-    """``benchmarks/<name>.py`` as a module named ``name``, loaded from its path."""
-    spec = importlib.util.spec_from_file_location(name, BENCHMARKS / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-def _load_reproduce():
-    """reproduce.py, whose ``from common import ...`` finds benchmarks/common.py as a run of
-    ``python benchmarks/reproduce.py`` does (beside it): common is loaded from its path and
-    offered under its name while reproduce.py loads, and withdrawn after."""
-    saved = sys.modules.get("common")
-    sys.modules["common"] = _load("common")
-    try:
-        return _load("reproduce")
-    finally:
-        if saved is None:
-            del sys.modules["common"]
-        else:
-            sys.modules["common"] = saved
-
-
-reproduce = _load_reproduce()
+reproduce = load_benchmark("reproduce")
 
 
 @pytest.fixture(scope="module")

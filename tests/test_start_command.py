@@ -66,7 +66,7 @@ def test_readme_start_command_opens_the_start_notebook_and_the_library(tmp_path)
                 pytest.fail(f"JupyterLab did not start (exit code {process.poll()}); its log:\n"
                             f"{log_path.read_text()[-3000:]}")
             time.sleep(0.2)
-        for path in ("notebooks/00_start_here.ipynb", "lsl_lib/pegasos.py"):
+        for path in ("notebooks/00_start_here.ipynb", "lsl_lib/pegasos/_algorithm.py"):
             assert _status(f"{base}/api/contents/{path}?content=0&token={token}") == 200, (
                 f"{path} is not served: the server's root is not the repository\n"
                 f"{log_path.read_text()[-3000:]}")

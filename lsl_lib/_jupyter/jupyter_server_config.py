@@ -6,7 +6,7 @@
 
 ``jupyter lab notebooks/00_start_here.ipynb`` would otherwise serve ``notebooks/`` only
 (jupyter_server makes the folder of the file it opens the root), and the lectures'
-links to the library, ``../lsl_lib/pegasos.py``, would answer 404. Started from the
+links to the library, ``../lsl_lib/pegasos/_algorithm.py``, would answer 404. Started from the
 root of this repository, the server keeps that root, so the start notebook opens and
 ``lsl_lib/`` opens beside it. Started anywhere else, or with ``--ServerApp.root_dir``
 given, nothing changes.

@@ -203,7 +203,7 @@ def plot_step_sizes(trajectories, mean=None, ax=None, logx=True, title=None):
     ----------
     trajectories : dict
         Label -> trajectory ``w`` of shape (T + 1,) (``w[0]`` the starting point,
-        as :func:`lsl_lib.losses.sgd_mean` returns) or (n_runs, T + 1) for several
+        as :func:`lsl_lib.subgradients.sgd_mean` returns) or (n_runs, T + 1) for several
         independent streams, drawn thinner in the same colour.
     mean : float, optional
         The true mean, drawn as a dashed line.
@@ -248,7 +248,7 @@ def plot_subgradient_descent(runs, f_star=None, contours=None, paths=None, w_sta
     Parameters
     ----------
     runs : dict
-        Label -> ``(W, f)`` as :func:`lsl_lib.losses.subgradient_descent` returns:
+        Label -> ``(W, f)`` as :func:`lsl_lib.subgradients.subgradient_descent` returns:
         iterates of shape (T + 1, d) and objective values of shape (T + 1,).
     f_star : float or dict, optional
         The minimum of f (a dict: label -> minimum, when the runs minimise

@@ -36,7 +36,7 @@ from lsl_lib._core.classifier import ScoreClassifierMixin
 from lsl_lib._core.linalg import dense_rows, row_blocks
 from lsl_lib._core.random import check_random_state
 from lsl_lib._core.run_loop import run_chunks, unfitted_on_interrupt
-from lsl_lib._core.sampling import MAX_INDICES, sample_indices
+from lsl_lib._core.sampling import MAX_INDICES, sample_indices, weighted_sample_indices
 from lsl_lib._core.trace import Trace
 from lsl_lib._core.validation import (
     ITERATIVE_CONSTRAINTS,
@@ -45,7 +45,6 @@ from lsl_lib._core.validation import (
     check_sample_weight,
 )
 from lsl_lib.budgeted._checks import _check_iterations
-from lsl_lib.pegasos import weighted_sample_indices
 
 __all__ = ["AMM_MODES", "AdaptiveMultiHyperplaneClassifier", "amm", "amm_assignments",
            "amm_class_scores", "amm_numpy_chunk", "amm_objective", "prune_hyperplanes"]
@@ -306,7 +305,7 @@ def amm(X, y, lam, n_classes, budget, *, mode="online", n_epochs=5, prune_every=
     sampling : {'reshuffle', 'permutation', 'iid'}, default='reshuffle'
     sample_weight : ndarray of shape (n,) or None, default=None
         Non-negative weights, not all zero: the examples are drawn in proportion to them
-        (:func:`lsl_lib.pegasos.weighted_sample_indices`; integer weights draw the indices
+        (:func:`lsl_lib._core.sampling.weighted_sample_indices`; integer weights draw the indices
         of the rows repeated :math:`s_i` times, zero: dropped), and an epoch is n
         iterations, n the rows of positive weight. None: every weight 1.
     record_every : int or None, default=None
@@ -570,7 +569,7 @@ class AdaptiveMultiHyperplaneClassifier(ScoreClassifierMixin, BaseEstimator):
         sample_weight : array-like of shape (n_samples,), default=None
             Non-negative weights :math:`s_i`: the risk becomes
             :math:`\frac{1}{\sum_i s_i}\sum_i s_i\ell_i` and the examples are drawn in
-            proportion to :math:`s_i` (:func:`lsl_lib.pegasos.weighted_sample_indices`).
+            proportion to :math:`s_i` (:func:`lsl_lib._core.sampling.weighted_sample_indices`).
             Non-integer weights need ``sampling='iid'`` (the permutation schemes permute
             the rows repeated :math:`s_i` times). A zero weight is the row removed; an
             epoch is n iterations, n the rows of positive weight, so integer weights give

@@ -50,7 +50,7 @@ from lsl_lib._core.kernel_loops import (
 from lsl_lib._core.linalg import dense_rows
 from lsl_lib._core.random import check_random_state
 from lsl_lib._core.run_loop import run_chunks, unfitted_on_interrupt
-from lsl_lib._core.sampling import MAX_INDICES, sample_indices
+from lsl_lib._core.sampling import MAX_INDICES, sample_indices, weighted_sample_indices
 from lsl_lib._core.trace import Trace
 from lsl_lib._core.validation import (
     ITERATIVE_CONSTRAINTS,
@@ -72,7 +72,6 @@ from lsl_lib.budgeted._maintenance import (
     removal_numpy,
 )
 from lsl_lib.kernels import check_kernel_params, fitted_gamma, kernel_matrix, kernel_scores
-from lsl_lib.pegasos import weighted_sample_indices
 
 __all__ = ["BudgetedKernelSGDClassifier", "BudgetedSGDState", "bsgd", "bsgd_numpy_chunk",
            "bsgd_objective", "support_and_coefficients"]
@@ -291,7 +290,7 @@ def bsgd(X, y, lam, n_iter, budget=100, maintenance="merging", *, kernel="gaussi
     sampling : {'iid', 'permutation', 'reshuffle'}, default='iid'
     sample_weight : ndarray of shape (n,) or None, default=None
         Non-negative weights :math:`s_i`, not all zero: examples are drawn in proportion
-        to them (:func:`lsl_lib.pegasos.weighted_sample_indices`), so that the run descends
+        to them (:func:`lsl_lib._core.sampling.weighted_sample_indices`), so that the run descends
         the weighted risk; integer weights draw exactly the indices of the rows repeated
         :math:`s_i` times (zero: dropped). None: every weight 1.
     record_every : int or None, default=None
@@ -605,7 +604,7 @@ class BudgetedKernelSGDClassifier(ScoreClassifierMixin, BaseEstimator):
         sample_weight : array-like of shape (n_samples,), default=None
             Non-negative weights :math:`s_i`: the risk becomes
             :math:`\frac{1}{\sum_i s_i}\sum_i s_i\ell_i` and the examples are drawn in
-            proportion to :math:`s_i` (:func:`lsl_lib.pegasos.weighted_sample_indices`;
+            proportion to :math:`s_i` (:func:`lsl_lib._core.sampling.weighted_sample_indices`;
             non-integer weights need ``sampling='iid'``). A zero weight is the row removed;
             integer weights draw the rows repeated :math:`s_i` times, which gives the same
             decision function as long as no maintenance runs (a repeated row takes one

@@ -12,7 +12,7 @@ from lsl_lib._core.kernel_loops import GAUSSIAN, LAPLACIAN
 from lsl_lib._core.random import box_muller_numba, counter_uniforms_numba, stream_key_numba
 from lsl_lib._core.trig import cos_scaled
 from lsl_lib.doubly_stochastic._reference import NEWTON_JITTER
-from lsl_lib.losses import LOG, score_derivative
+from lsl_lib._core.loss_derivatives import LOG, score_derivative_numba
 
 
 @jit
@@ -201,7 +201,7 @@ def _newton_block_numba(phi, f, Y, rows, loss_code, nu, step, out):
         for r in range(k):
             y = Y[rows[r], q]
             h = _curvature_weights_numba(loss_code, y, f[r, q]) / k
-            g = score_derivative(loss_code, y, f[r, q], 0.0) / k
+            g = score_derivative_numba(loss_code, y, f[r, q], 0.0) / k
             for a in range(B):
                 rhs[a] += g * phi[r, a]
                 ha = h * phi[r, a]
@@ -255,7 +255,7 @@ def _dsg_numba_chunk(data, cols, indptr, d, Y, alpha, indices, t0, seed, kernel_
                 alpha[i - 1, c, q] = 0.0
         for r in range(k):
             for q in range(K):
-                g = score_derivative(loss_code, Y[rows[r], q], f[r, q], 0.0)
+                g = score_derivative_numba(loss_code, Y[rows[r], q], f[r, q], 0.0)
                 if g != 0.0:
                     step = -(gamma_i / k) * g
                     for c in range(B):

@@ -333,7 +333,7 @@ class DoublyStochasticClassifier(ScoreClassifierMixin, _BaseDoublyStochastic):
         sample_weight : array-like of shape (n_samples,), default=None
             Non-negative weights :math:`s_i`: the risk becomes
             :math:`\\sum_i s_i\\ell_i / \\sum_i s_i` and the mini-batches draw the examples in
-            proportion to :math:`s_i` (:func:`lsl_lib.pegasos.weighted_sample_indices`).
+            proportion to :math:`s_i` (:func:`lsl_lib._core.sampling.weighted_sample_indices`).
             Integer weights give exactly the steps of the rows repeated :math:`s_i` times
             (zero: dropped) for the same ``n_iter``; ``gamma='scale'`` weighs the rows too.
             Non-integer weights need ``sampling='iid'``.

@@ -9,7 +9,7 @@ from lsl_lib._core.backend import compiled_arrays, resolve_backend
 from lsl_lib._core.kernel_loops import KERNELS
 from lsl_lib._core.random import check_random_state
 from lsl_lib._core.run_loop import run_chunks
-from lsl_lib._core.sampling import sample_indices
+from lsl_lib._core.sampling import sample_indices, weighted_sample_indices
 from lsl_lib._core.trace import Trace
 from lsl_lib._core.validation import check_batch_size
 from lsl_lib.doubly_stochastic._compiled import (_block_frequencies_numba_range,
@@ -17,7 +17,6 @@ from lsl_lib.doubly_stochastic._compiled import (_block_frequencies_numba_range,
 from lsl_lib.doubly_stochastic._reference import (STEPS, _check_rff_kernel, block_frequencies,
                                                   dsg_numpy_chunk, predict_blocks)
 from lsl_lib.losses import get_loss
-from lsl_lib.pegasos import weighted_sample_indices
 
 #: Bytes of block frequencies kept during one run (:class:`FrequencyCache`): 64 MiB.
 FREQUENCY_CACHE_BYTES = 2**26
@@ -136,7 +135,7 @@ def doubly_stochastic(X, Y, n_iter, *, loss="hinge", batch_size=32, block_size=1
     sampling : {'iid', 'permutation', 'reshuffle'}, default='iid'
     sample_weight : ndarray of shape (n,) or None, default=None
         Non-negative weights, not all zero: the examples of the mini-batches are drawn in
-        proportion to them (:func:`lsl_lib.pegasos.weighted_sample_indices`), so the
+        proportion to them (:func:`lsl_lib._core.sampling.weighted_sample_indices`), so the
         steps estimate the gradient of the weighted risk. None: every weight 1.
     record_every : int or None, default=None
         Record the trace every that many steps (and at the end).
