@@ -9,6 +9,12 @@ dispatcher, so marked functions may call each other. Compiled loops release the 
 :mod:`lsl_lib.distributed`) then run them in parallel.
 Without numba (or with ``LSL_NUMBA=0``) the same functions stay plain Python: the
 estimators then run their numpy reference instead (see :func:`resolve_backend`).
+
+This is more machinery than a ``try: from numba import njit`` shim, for one reason:
+``import lsl_lib`` must not pay numba's import (``benchmarks/bench_import.py`` holds it
+to 0.3 s over ``import sklearn``). Its visible cost: after the first fit, a module's
+marked names are the dispatchers, not the functions that were defined (the plain
+function stays reachable as ``.py_func``).
 """
 import functools
 import importlib.util
