@@ -1,21 +1,13 @@
 """Figures of the coordinate descent lecture (06): what each draws, and no pyplot."""
-import io
 
 import numpy as np
 import pytest
 
 from lsl_lib.plotting import (AXIS_LABELS, new_figure, plot_duality_gap, plot_lasso_path,
                               plot_residuals, plot_suboptimality_and_gap)
+from plotting_support import legend_labels, renders
 
 pytestmark = pytest.mark.usefixtures("no_pyplot_figures")
-
-
-def _labels(ax):
-    return ax.get_legend_handles_labels()[1]
-
-
-def _renders(fig):
-    fig.savefig(io.BytesIO(), format="png")
 
 
 def test_cd_axis_labels_are_registered():
@@ -39,7 +31,7 @@ def test_plot_duality_gap_draws_the_gap_and_its_two_parts():
         "duality gap P(w) − D(α)", "primal suboptimality P(w) − P*",
         "dual suboptimality P* − D(α)"]
     assert ax.get_yscale() == "log" and ax.get_title() == "gap"
-    _renders(fig)
+    renders(fig)
     fig = plot_duality_gap(history)  # no P*: the gap alone
     assert len(fig.axes[0].get_lines()) == 1
 
@@ -50,12 +42,12 @@ def test_plot_suboptimality_and_gap_leaves_primal_methods_out_of_the_gap_panel()
                      "duality_gap": [2.0, 0.2, 0.01]}}
     fig = plot_suboptimality_and_gap(runs, title="Pegasos vs SDCA")
     sub, gap = fig.axes
-    assert _labels(sub) == ["Pegasos", "SDCA"] and _labels(gap) == ["SDCA"]
+    assert legend_labels(sub) == ["Pegasos", "SDCA"] and legend_labels(gap) == ["SDCA"]
     assert sub.get_lines()[1].get_color() == gap.get_lines()[0].get_color()  # one colour a method
     assert np.isnan(sub.get_lines()[1].get_ydata()[-1])
     assert sub.get_yscale() == gap.get_yscale() == "log"
     assert fig.get_suptitle() == "Pegasos vs SDCA"
-    _renders(fig)
+    renders(fig)
 
 
 def test_plot_duality_gap_and_residuals_share_a_figure():
@@ -66,10 +58,10 @@ def test_plot_duality_gap_and_residuals_share_a_figure():
     runs = {"b = 10": {"epoch": [0, 1, 2], "relative_residual": [1.0, 0.1, 0.01]},
             "b = 50": {"epoch": [0, 1, 2], "relative_residual": [1.0, 0.01, 0.0]}}
     assert plot_residuals(runs, ax=axes[1], title="residuals") is fig
-    assert _labels(axes[1]) == ["b = 10", "b = 50"]
+    assert legend_labels(axes[1]) == ["b = 10", "b = 50"]
     assert np.isnan(axes[1].get_lines()[1].get_ydata()[-1])
     assert axes[1].get_yscale() == "log" and axes[1].get_ylabel() == "relative residual ‖r‖ / ‖y‖"
-    _renders(fig)
+    renders(fig)
 
 
 def test_plot_lasso_path_sorts_alphas_and_counts_nonzeros():
@@ -83,4 +75,4 @@ def test_plot_lasso_path_sorts_alphas_and_counts_nonzeros():
     assert sorted(t.get_text() for t in ax.texts) == ["a", "c"]  # zero at the end: no label
     assert ax.get_xlim()[0] > ax.get_xlim()[1] and ax.get_xscale() == "log"
     assert fig.get_suptitle() == "path"
-    _renders(fig)
+    renders(fig)

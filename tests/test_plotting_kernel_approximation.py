@@ -5,12 +5,9 @@ from matplotlib.figure import Figure
 
 from lsl_lib.plotting import (new_figure, plot_error_curves, plot_matrices, plot_spectrum,
                               plot_variance)
+from plotting_support import legend_labels
 
 pytestmark = pytest.mark.usefixtures("no_pyplot_figures")
-
-
-def _labels(ax):
-    return ax.get_legend_handles_labels()[1]
 
 
 def test_error_curves_mean_band_and_guide():
@@ -21,7 +18,7 @@ def test_error_curves_mean_band_and_guide():
     assert isinstance(fig, Figure)
     ax = fig.axes[0]
     assert ax.get_xscale() == ax.get_yscale() == "log"
-    assert _labels(ax) == ["RFF (mean of 2)", "Nyström", "∝ 1/√D"]
+    assert legend_labels(ax) == ["RFF (mean of 2)", "Nyström", "∝ 1/√D"]
     rff, _, guide = ax.get_lines()
     np.testing.assert_allclose(rff.get_ydata(), seeds.mean(axis=0))
     # the guide starts at the first curve's first point with slope -1/2 on log-log axes
@@ -77,7 +74,7 @@ def test_variance_draws_theory_lines_and_measured_markers_in_one_colour():
     fig = plot_variance(x, {"RFF": x ** 2 + 0.01}, {"RFF": fine ** 2, "ORF": fine ** 2 / 2},
                         x_theory=fine)
     ax = fig.axes[0]
-    assert _labels(ax) == ["RFF: theory", "RFF: measured", "ORF: theory"]
+    assert legend_labels(ax) == ["RFF: theory", "RFF: measured", "ORF: theory"]
     theory, measured, _ = ax.get_lines()
     np.testing.assert_array_equal(theory.get_xdata(), fine)
     np.testing.assert_array_equal(measured.get_xdata(), x)

@@ -1,5 +1,4 @@
 """Figures of the kernel Pegasos lecture (03): what each draws, and no pyplot."""
-import io
 
 import numpy as np
 import pytest
@@ -9,16 +8,9 @@ from lsl_lib.datasets import concentric_circles
 from lsl_lib.kernel_pegasos import KernelPegasosClassifier
 from lsl_lib.plotting import (plot_cache_effect, plot_feature_count, plot_kernel_pegasos,
                               plot_kernels, plot_suboptimality, plot_violation_counts)
+from plotting_support import legend_labels, renders
 
 pytestmark = pytest.mark.usefixtures("no_pyplot_figures")
-
-
-def _labels(ax):
-    return ax.get_legend_handles_labels()[1]
-
-
-def _renders(fig):
-    fig.savefig(io.BytesIO(), format="png")
 
 
 @pytest.fixture(scope="module")
@@ -40,7 +32,7 @@ def test_plot_kernels_one_column_per_kernel():
     np.testing.assert_allclose(profile_axes[1].get_lines()[0].get_ydata(), x)
     assert any(line.get_linestyle() == ":" and line.get_xdata()[0] == 1.0
                for line in profile_axes[0].get_lines())  # the anchor b
-    _renders(fig)
+    renders(fig)
     assert len(plot_kernels(x, profiles).axes) == 2  # profiles only
 
 
@@ -50,11 +42,11 @@ def test_plot_feature_count_log_log_with_marks():
                              marks={"digits": (64, 47905)}, title="D")
     ax = fig.axes[0]
     assert ax.get_xscale() == "log" and ax.get_yscale() == "log"
-    assert _labels(ax) == ["p = 2", "p = 3", "digits: D = 47,905"]
+    assert legend_labels(ax) == ["p = 2", "p = 3", "digits: D = 47,905"]
     lines = ax.get_lines()
     np.testing.assert_allclose(lines[1].get_ydata(), [4, 286, 176851])
     assert lines[2].get_marker() == "*" and lines[2].get_xdata()[0] == 64
-    _renders(fig)
+    renders(fig)
 
 
 def test_plot_cache_effect_one_axis_per_column():
@@ -64,13 +56,13 @@ def test_plot_cache_effect_one_axis_per_column():
     fig = plot_cache_effect(sizes, runs, full_cache=1.5, title="cache")
     assert isinstance(fig, Figure) and len(fig.axes) == 2
     hits, evaluations = fig.axes
-    assert _labels(hits) == ["iid", "permutation", "all n rows fit"]
+    assert legend_labels(hits) == ["iid", "permutation", "all n rows fit"]
     np.testing.assert_allclose(hits.get_lines()[1].get_ydata(), [0.0, 0.0, 0.9])
     np.testing.assert_allclose(evaluations.get_lines()[0].get_ydata(), [10e-6, 6e-6, 1e-6])
     assert "millions" in evaluations.get_ylabel()  # no "1e6" offset text above the axis
     assert hits.get_lines()[2].get_xdata()[0] == 1.5
     assert hits.get_ylim()[1] <= 1.05 and evaluations.get_ylim()[0] == 0
-    _renders(fig)
+    renders(fig)
     fig = plot_cache_effect(sizes, {"a": dict(seconds=[3.0, 2.0, 1.0])}, columns="seconds")
     assert len(fig.axes) == 1 and fig.axes[0].get_ylabel() == "time (s)"
 
@@ -97,7 +89,7 @@ def test_plot_suboptimality_draws_the_curve_and_t_times_it_without_fitting():
     fig.canvas.draw()
     ticks = [label.get_text() for label in curve.get_xticklabels() if label.get_text()]
     assert {"20", "50", "100", "200", "500", "1,000"} <= set(ticks)  # more than one x-tick
-    _renders(fig)
+    renders(fig)
 
 
 def test_plot_suboptimality_several_seeds_mean_and_band():
@@ -108,7 +100,7 @@ def test_plot_suboptimality_several_seeds_mean_and_band():
     np.testing.assert_allclose(ax.get_lines()[0].get_ydata(), 2.0 / t[1:])  # the mean of the seeds
     assert len(ax.collections) == 1  # the band between the percentiles
     assert [text.get_text() for text in fig.legends[0].get_texts()] == ["λ (2 seeds)"]
-    _renders(fig)
+    renders(fig)
 
 
 def test_plot_violation_counts_scatter():
@@ -117,8 +109,8 @@ def test_plot_violation_counts_scatter():
     ax = fig.axes[0]
     points = [c for c in ax.collections if c.get_offsets().shape[0] == 4][0]
     np.testing.assert_allclose(points.get_offsets(), np.column_stack([margins, fractions]))
-    assert "support examples (4)" in _labels(ax) and ax.get_title() == "KKT"
-    _renders(fig)
+    assert "support examples (4)" in legend_labels(ax) and ax.get_title() == "KKT"
+    renders(fig)
 
 
 def test_plot_kernel_pegasos_marks_the_support_by_alpha(circles):
@@ -135,17 +127,17 @@ def test_plot_kernel_pegasos_marks_the_support_by_alpha(circles):
     np.testing.assert_allclose(support.get_offsets(), clf.support_vectors_)
     sizes = support.get_sizes()  # dual_coef_ = alpha_j y_j / (lam T): area follows alpha_j
     np.testing.assert_allclose(sizes, 8.0 + 152.0 * alpha / alpha.max())
-    assert f"α ≠ 0: {len(clf.support_)} of {len(y)} (area ∝ |α|)" in _labels(regions)
+    assert f"α ≠ 0: {len(clf.support_)} of {len(y)} (area ∝ |α|)" in legend_labels(regions)
     assert convergence.get_xscale() == "log" and convergence.get_yscale() == "log"
     first, guide = convergence.get_lines()[:2]
     assert first.get_xdata()[0] > 0  # t = 0 is left out of the log axis
     late = (first.get_xdata() * first.get_ydata())[len(first.get_xdata()) // 2:]
     c = float(f"{np.median(late):.2g}")  # the legend's c, to two significant digits
     np.testing.assert_allclose(guide.get_ydata() * guide.get_xdata(), c)
-    assert f"c / t, c = {c:,g}" in _labels(convergence)
+    assert f"c / t, c = {c:,g}" in legend_labels(convergence)
     np.testing.assert_allclose(twin.get_lines()[0].get_ydata(), clf.history_["n_support"])
     assert fig.get_suptitle() == "panel"
-    _renders(fig)
+    renders(fig)
 
 
 def test_plot_kernel_pegasos_without_history_takes_svc(circles):
@@ -155,7 +147,7 @@ def test_plot_kernel_pegasos_without_history_takes_svc(circles):
     svc = SVC(C=1.0, gamma=1.0).fit(X, y)
     fig = plot_kernel_pegasos(svc, X, y, resolution=30)
     assert len(fig.axes) == 1
-    assert f"α ≠ 0: {len(svc.support_)} of {len(y)} (area ∝ |α|)" in _labels(fig.axes[0])
+    assert f"α ≠ 0: {len(svc.support_)} of {len(y)} (area ∝ |α|)" in legend_labels(fig.axes[0])
     sizes = [c for c in fig.axes[0].collections if c.get_offsets().shape[0] == len(svc.support_)]
     np.testing.assert_allclose(sizes[-1].get_sizes().max(), 160.0)  # the largest |dual_coef_|
-    _renders(fig)
+    renders(fig)

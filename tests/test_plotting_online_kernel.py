@@ -1,5 +1,4 @@
 """Figures of the online kernel learning lecture (04): what each draws, and no pyplot."""
-import io
 
 import numpy as np
 import pytest
@@ -9,16 +8,9 @@ from lsl_lib.datasets import concentric_circles
 from lsl_lib.online_kernel import OnlineKernelClassifier
 from lsl_lib.plotting import (plot_coefficients, plot_margin_losses, plot_online_convergence,
                               plot_online_kernel, plot_support)
+from plotting_support import legend_labels, renders
 
 pytestmark = pytest.mark.usefixtures("no_pyplot_figures")
-
-
-def _labels(ax):
-    return ax.get_legend_handles_labels()[1]
-
-
-def _renders(fig):
-    fig.savefig(io.BytesIO(), format="png")
 
 
 @pytest.fixture(scope="module")
@@ -40,7 +32,7 @@ def test_plot_margin_losses_one_line_per_loss_psi_where_given():
     fig = plot_margin_losses(z, losses, {"hinge": (z < 1).astype(float)}, title="losses")
     assert isinstance(fig, Figure) and len(fig.axes) == 2
     ax_loss, ax_psi = fig.axes
-    assert _labels(ax_loss) == ["hinge", "squared"] and _labels(ax_psi) == ["hinge"]
+    assert legend_labels(ax_loss) == ["hinge", "squared"] and legend_labels(ax_psi) == ["hinge"]
     np.testing.assert_allclose(ax_loss.get_lines()[1].get_ydata(), losses["squared"])
     np.testing.assert_allclose(ax_psi.get_lines()[0].get_ydata(), (z < 1).astype(float))
     assert ax_loss.get_lines()[0].get_linewidth() > ax_loss.get_lines()[1].get_linewidth()
@@ -48,7 +40,7 @@ def test_plot_margin_losses_one_line_per_loss_psi_where_given():
     legend, = fig.legends  # under both axes, off the curves
     assert [text.get_text() for text in legend.get_texts()] == ["hinge", "squared"]
     assert fig.get_suptitle() == "losses"
-    _renders(fig)
+    renders(fig)
     assert not plot_margin_losses(z, losses, {}, margin=None).axes[1].patches
 
 
@@ -67,9 +59,9 @@ def test_plot_support_circles_the_support_by_abs_alpha(online_fit):
     assert sizes[np.argmax(magnitude)] == pytest.approx(160.0)
     assert np.argmin(sizes) == np.argmin(magnitude)
     label = f"α ≠ 0: {len(clf.support_)} of {len(y)} (area ∝ |α|)"
-    assert label in _labels(fig.axes[0])
+    assert label in legend_labels(fig.axes[0])
     assert fig.get_suptitle() == "supports"
-    _renders(fig)
+    renders(fig)
 
 
 def test_plot_support_with_svc_and_with_an_empty_support(online_fit):
@@ -82,8 +74,8 @@ def test_plot_support_with_svc_and_with_an_empty_support(online_fit):
     fig = plot_support({"svc": svc, "empty": empty}, X, y, resolution=20)
     np.testing.assert_allclose(_support_markers(fig.axes[0], len(svc.support_)).get_offsets(),
                                svc.support_vectors_)
-    assert "α ≠ 0: none" in _labels(fig.axes[1])
-    _renders(fig)
+    assert "α ≠ 0: none" in legend_labels(fig.axes[1])
+    renders(fig)
 
 
 def test_plot_coefficients_sorted_magnitudes_and_counts():
@@ -91,12 +83,12 @@ def test_plot_coefficients_sorted_magnitudes_and_counts():
     fig = plot_coefficients(alphas, title="sparsity")
     ax = fig.axes[0]
     assert ax.get_yscale() == "log" and ax.get_title() == "sparsity"
-    assert _labels(ax) == ["sparse: 2 of 4 non-zero", "dense: 4 of 4 non-zero"]
+    assert legend_labels(ax) == ["sparse: 2 of 4 non-zero", "dense: 4 of 4 non-zero"]
     sparse_line = ax.get_lines()[0]
     np.testing.assert_allclose(sparse_line.get_xdata(), [1, 2])
     np.testing.assert_allclose(sparse_line.get_ydata(), [2.0, 0.5])
     assert ax.get_ylim()[0] == pytest.approx(0.1 / 3)  # room under the smallest non-zero
-    _renders(fig)
+    renders(fig)
     assert len(plot_coefficients({"zero": np.zeros(3)}).axes) == 1  # nothing to draw: no error
 
 
@@ -116,7 +108,7 @@ def test_plot_online_kernel_regions_errors_and_support_size(online_fit):
     np.testing.assert_allclose(twin.get_lines()[0].get_ydata(), history["n_nonzero"])
     assert errors.get_ylim()[0] == 0 and twin.get_ylim()[1] == pytest.approx(1.05 * len(y))
     assert fig.get_suptitle() == "panel"
-    _renders(fig)
+    renders(fig)
 
 
 def test_plot_online_convergence_objective_and_errors(online_fit):
@@ -138,7 +130,7 @@ def test_plot_online_convergence_objective_and_errors(online_fit):
     legend, = fig.legends
     assert [text.get_text() for text in legend.get_texts()] == ["a", "b"]
     assert fig.get_suptitle() == "J"
-    _renders(fig)
+    renders(fig)
     assert len(plot_online_convergence({"a": history}, columns="objective").axes) == 1
 
 
@@ -151,8 +143,8 @@ def test_plot_online_kernel_without_history_or_without_a_model(online_fit):
     regions, errors = fig.axes
     assert regions.get_title() == "no model" and "diverged" in [t.get_text() for t in regions.texts]
     assert sum(c.get_offsets().shape[0] for c in regions.collections) == len(y)  # the data only
-    assert _labels(errors) == ["training error"]
-    _renders(fig)
+    assert legend_labels(errors) == ["training error"]
+    renders(fig)
     fig = plot_online_kernel(None, X, y, history={"epoch": [], "train_error": []})
     empty = fig.axes[1]
     assert empty.get_xlim() == (0, 1) and empty.texts[0].get_text() == "nothing recorded"

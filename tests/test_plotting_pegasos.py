@@ -1,29 +1,16 @@
 """Figures of the Pegasos lecture (02): what each draws, and no pyplot."""
-import io
 
 import numpy as np
 import pytest
-from matplotlib.collections import PolyCollection
 from matplotlib.figure import Figure
 
 from lsl_lib.datasets import two_gaussian_blobs
 from lsl_lib.pegasos import PegasosClassifier
 from lsl_lib.plotting import (new_figure, plot_convergence, plot_decision_boundary,
                               plot_minibatch, plot_training_set_size, plot_weight_images)
+from plotting_support import bands, legend_labels, renders
 
 pytestmark = pytest.mark.usefixtures("no_pyplot_figures")
-
-
-def _labels(ax):
-    return ax.get_legend_handles_labels()[1]
-
-
-def _renders(fig):
-    fig.savefig(io.BytesIO(), format="png")
-
-
-def _bands(ax):
-    return [c for c in ax.collections if isinstance(c, PolyCollection)]
 
 
 def _history(values, n=None):
@@ -44,13 +31,13 @@ def test_plot_minibatch_one_line_per_budget_with_bands():
     assert isinstance(fig, Figure) and len(fig.axes) == 1
     ax = fig.axes[0]
     assert ax.get_xscale() == "log" and ax.get_yscale() == "log"
-    assert _labels(ax) == ["kT = 1,024", "kT = 4,096"]
+    assert legend_labels(ax) == ["kT = 1,024", "kT = 4,096"]
     first, second = ax.get_lines()
     np.testing.assert_allclose(first.get_xdata(), k)
     np.testing.assert_allclose(first.get_ydata(), runs.mean(axis=0))
-    assert len(_bands(ax)) == 1  # a band only where there are several runs
+    assert len(bands(ax)) == 1  # a band only where there are several runs
     np.testing.assert_allclose(second.get_ydata(), runs[0] / 10)
-    _renders(fig)
+    renders(fig)
 
 
 def test_plot_minibatch_drops_non_positive_values_on_the_log_axis():
@@ -66,7 +53,7 @@ def test_plot_training_set_size_marks_unreached_targets_at_the_budget():
     assert isinstance(fig, Figure) and len(fig.axes) == 1
     ax = fig.axes[0]
     assert ax.get_xscale() == "log" and ax.get_yscale() == "log"
-    assert _labels(ax) == ["target 8%", "target 7%", "budget T = 2,000 (×: not reached)"]
+    assert legend_labels(ax) == ["target 8%", "target 7%", "budget T = 2,000 (×: not reached)"]
     line_8, line_7, cross, budget = ax.get_lines()
     np.testing.assert_allclose(line_8.get_ydata(), [900, 500, 300])
     assert np.isnan(line_7.get_ydata()[0]) and line_7.get_ydata()[1] == 1_500
@@ -74,7 +61,7 @@ def test_plot_training_set_size_marks_unreached_targets_at_the_budget():
     np.testing.assert_allclose(cross.get_ydata(), [2_000])
     assert cross.get_xdata()[0] == pytest.approx(1_000, rel=0.1)
     np.testing.assert_allclose(budget.get_ydata(), [2_000, 2_000])
-    _renders(fig)
+    renders(fig)
 
 
 def test_plot_training_set_size_without_budget():
@@ -95,16 +82,16 @@ def test_plot_decision_boundary_hinge_log_and_multiclass(blobs):
     np.testing.assert_array_equal(hinge.coef_, coef)  # evaluated, never refitted
     ax_hinge, ax_log = fig.axes
     assert ax_hinge.get_title() == "hinge" and ax_log.get_title() == "log"
-    assert _labels(ax_hinge) == ["y = -1", "y = 1"]
+    assert legend_labels(ax_hinge) == ["y = -1", "y = 1"]
     # hinge: sign shading, the boundary and both margins; log: probability shading and 0.5 level
     hinge_levels = sorted(v for c in ax_hinge.collections if hasattr(c, "levels")
                           for v in c.levels)
     assert {-1.0, 0.0, 1.0} <= set(hinge_levels)
     assert any(hasattr(c, "levels") and list(c.levels) == [0.5] for c in ax_log.collections)
-    _renders(fig)
+    renders(fig)
     fig = plot_decision_boundary(multi, X, y3, resolution=50, title="three classes")
-    assert len(fig.axes) == 1 and _labels(fig.axes[0]) == ["y = 0", "y = 1", "y = 2"]
-    _renders(fig)
+    assert len(fig.axes) == 1 and legend_labels(fig.axes[0]) == ["y = 0", "y = 1", "y = 2"]
+    renders(fig)
 
 
 def test_plot_decision_boundary_needs_two_features(blobs):
@@ -125,7 +112,7 @@ def test_plot_weight_images_one_image_per_row_and_a_colorbar():
     np.testing.assert_array_equal(images[3].images[0].get_array(), coef[3].reshape(8, 8))
     low, high = images[0].images[0].get_clim()
     assert low == -high == -np.abs(coef).max()  # symmetric: white is a zero weight
-    _renders(fig)
+    renders(fig)
 
 
 def test_plot_weight_images_hides_unused_axes():
@@ -154,23 +141,23 @@ def test_plot_convergence_of_several_runs_draws_the_mean_and_a_percentile_band()
                            y=("suboptimality", "test_error"), title="sampling")
     assert isinstance(fig, Figure) and len(fig.axes) == 2
     left, right = fig.axes
-    assert _labels(left) == ["iid (mean of 3)", "reshuffle"]
+    assert legend_labels(left) == ["iid (mean of 3)", "reshuffle"]
     assert left.get_yscale() == "log" and right.get_yscale() == "linear"
     assert left.get_xlabel().startswith("epochs")
     mean = left.get_lines()[0]
     np.testing.assert_allclose(mean.get_xdata(), a["epoch"])
     np.testing.assert_allclose(mean.get_ydata(), [2.0, 0.2, 0.02])
-    assert len(_bands(left)) == 1 and len(_bands(right)) == 1
-    band = _bands(left)[0].get_paths()[0].vertices[:, 1]  # between the quartiles: 1.5 .. 2.5 at t=0
+    assert len(bands(left)) == 1 and len(bands(right)) == 1
+    band = bands(left)[0].get_paths()[0].vertices[:, 1]  # between the quartiles: 1.5 .. 2.5 at t=0
     assert band.min() == pytest.approx(0.015) and band.max() == pytest.approx(2.5)
     assert fig.get_suptitle() == "sampling"
-    _renders(fig)
+    renders(fig)
 
 
 def test_plot_convergence_band_percentiles_are_a_parameter():
     runs = [_history([v, v / 10]) for v in (1.0, 2.0, 3.0, 4.0, 5.0)]
     fig = plot_convergence({"iid": runs}, y="suboptimality", band=(0, 100))
-    band = _bands(fig.axes[0])[0].get_paths()[0].vertices[:, 1]
+    band = bands(fig.axes[0])[0].get_paths()[0].vertices[:, 1]
     assert band.min() == pytest.approx(0.1) and band.max() == pytest.approx(5.0)
 
 
@@ -185,7 +172,7 @@ def test_plot_convergence_one_axis_per_column_one_line_per_run():
     left, right = fig.axes
     assert left.get_yscale() == "log" and right.get_yscale() == "linear"
     assert left.get_xscale() == "log"
-    assert _labels(left) == ["a", "b"]
+    assert legend_labels(left) == ["a", "b"]
     assert np.isnan(left.lines[0].get_ydata()[2])  # a zero cannot sit on a log axis
     assert left.get_ylabel() == "primal suboptimality f(w) − f(w*)"
-    _renders(fig)
+    renders(fig)

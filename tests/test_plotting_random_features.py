@@ -4,12 +4,9 @@ import pytest
 from matplotlib.figure import Figure
 
 from lsl_lib.plotting import new_figure, plot_estimate_distribution, plot_kernel_approximation
+from plotting_support import legend_labels
 
 pytestmark = pytest.mark.usefixtures("no_pyplot_figures")
-
-
-def _labels(ax):
-    return ax.get_legend_handles_labels()[1]
 
 
 def test_kernel_approximation_panels_scales_and_marker():
@@ -31,7 +28,7 @@ def test_kernel_approximation_panels_scales_and_marker():
                                                        "K̃ − K (max |·| = 0.3)"]
     err_ax = [ax for ax in fig.axes if ax.get_lines()][0]
     assert err_ax.get_xscale() == err_ax.get_yscale() == "log"
-    assert _labels(err_ax) == ["RFF (mean of 2)", "∝ 1/√D", "D = 64 (shown)"]
+    assert legend_labels(err_ax) == ["RFF (mean of 2)", "∝ 1/√D", "D = 64 (shown)"]
     mean, _, marker = err_ax.get_lines()
     np.testing.assert_allclose(mean.get_ydata(), errors.mean(axis=0))
     assert list(marker.get_xdata()) == [64, 64]
@@ -64,7 +61,7 @@ def test_kernel_approximation_without_marker():
     K = np.eye(3)
     fig = plot_kernel_approximation(K, K, [1, 2], {"a": [1.0, 0.5]})
     err_ax = [ax for ax in fig.axes if ax.get_lines()][0]
-    assert _labels(err_ax) == ["a", "∝ 1/√D"]
+    assert legend_labels(err_ax) == ["a", "∝ 1/√D"]
     diff = [ax for ax in fig.axes if ax.images][2].images[0]
     assert diff.get_clim() == pytest.approx((-1.0, 1.0))  # an exact match: a unit scale
 
@@ -74,7 +71,7 @@ def test_estimate_distribution_histograms_and_true_value():
     a, b = rng.normal(0.6, 0.1, 500), rng.normal(0.6, 0.03, 500)
     fig = plot_estimate_distribution({"RFF": a, "ORF": b}, 0.6, bins=20, title="z = 1")
     ax = fig.axes[0]
-    assert _labels(ax) == [f"RFF: mean {a.mean():.3f}, sd {a.std(ddof=1):.3f}",
+    assert legend_labels(ax) == [f"RFF: mean {a.mean():.3f}, sd {a.std(ddof=1):.3f}",
                            f"ORF: mean {b.mean():.3f}, sd {b.std(ddof=1):.3f}",
                            "exact k = 0.600"]
     rff, orf = ax.patches  # one outline per label
@@ -96,5 +93,5 @@ def test_estimate_distribution_into_an_axis_constant_estimates_no_truth():
     fig, axes = new_figure(2)
     out = plot_estimate_distribution({"one HD block": np.full(10, 0.54)}, ax=axes[1])
     assert out is fig and not axes[0].patches and len(axes[1].patches) == 1
-    assert _labels(axes[1]) == ["one HD block: mean 0.540, sd 0.000"]
+    assert legend_labels(axes[1]) == ["one HD block: mean 0.540, sd 0.000"]
     assert not axes[1].get_lines()

@@ -1,29 +1,12 @@
 """Figures of the SARAH lecture (05): what each draws, and no pyplot."""
-import io
 
 import numpy as np
 import pytest
-from matplotlib.collections import PolyCollection
 
 from lsl_lib.plotting import AXIS_LABELS, plot_convergence_bound, plot_theorems_and_practice
+from plotting_support import bands, dashed_lines, legend_labels, renders
 
 pytestmark = pytest.mark.usefixtures("no_pyplot_figures")
-
-
-def _labels(ax):
-    return ax.get_legend_handles_labels()[1]
-
-
-def _dashed(ax):
-    return [line for line in ax.get_lines() if line.get_linestyle() == "--"]
-
-
-def _renders(fig):
-    fig.savefig(io.BytesIO(), format="png")
-
-
-def _bands(ax):
-    return [c for c in ax.collections if isinstance(c, PolyCollection)]
 
 
 def test_plot_convergence_bound_draws_bounds_and_clips_growing_ones():
@@ -36,12 +19,12 @@ def test_plot_convergence_bound_draws_bounds_and_clips_growing_ones():
     assert grad.get_yscale() == "log" and sub.get_yscale() == "log"
     assert grad.get_ylabel() == AXIS_LABELS["grad_norm2"]
     assert sub.get_xlabel() == AXIS_LABELS["effective_passes"]
-    assert _labels(grad) == ["SARAH", *bounds]
+    assert legend_labels(grad) == ["SARAH", *bounds]
     assert grad.get_lines()[1].get_linestyle() == "--"
     np.testing.assert_allclose(grad.get_lines()[2].get_ydata(), [1.0])  # 100 and 1e4 left out
     assert grad.get_ylim()[1] < 100
     assert fig.get_suptitle() == "bound"
-    _renders(fig)
+    renders(fig)
 
 
 def test_plot_theorems_and_practice_one_axis_per_theorem():
@@ -58,16 +41,16 @@ def test_plot_theorems_and_practice_one_axis_per_theorem():
     left, right = fig.axes
     fig.canvas.draw()
     assert left.get_position().y0 == pytest.approx(right.get_position().y0)  # one row
-    assert _labels(left) == ["theorem (mean of 2)", "practice", "bound α^s"]
+    assert legend_labels(left) == ["theorem (mean of 2)", "practice", "bound α^s"]
     np.testing.assert_allclose(left.get_lines()[0].get_ydata(), [0.5, 0.05, 2e-3])  # the mean
-    assert len(_bands(left)) == 1 and len(_bands(right)) == 0  # a band for several seeds only
+    assert len(bands(left)) == 1 and len(bands(right)) == 0  # a band for several seeds only
     assert np.isnan(left.get_lines()[1].get_ydata()[-1])  # 0 is not drawn on a log axis
-    assert _dashed(left)[0].get_color() == "k" and len(_dashed(right)) == 1
-    assert np.isnan(_dashed(right)[0].get_ydata()[-1])
+    assert dashed_lines(left)[0].get_color() == "k" and len(dashed_lines(right)) == 1
+    assert np.isnan(dashed_lines(right)[0].get_ydata()[-1])
     assert left.get_yscale() == right.get_yscale() == "log"
     assert left.get_ylabel() == AXIS_LABELS["suboptimality"]
     assert right.get_ylabel() == AXIS_LABELS["grad_norm2"]
     assert left.get_xlabel() == AXIS_LABELS["effective_passes"]
     assert (left.get_title(), right.get_title()) == ("SVRG", "SARAH")
     assert fig.get_suptitle() == "theory and practice"
-    _renders(fig)
+    renders(fig)

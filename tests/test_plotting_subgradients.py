@@ -7,25 +7,19 @@ from lsl_lib.losses import LOSSES, get_loss
 from lsl_lib.plotting import (new_figure, plot_losses, plot_step_sizes, plot_subdifferentials,
                               plot_subgradient, plot_subgradient_descent)
 from lsl_lib.subgradients import sgd_mean, subgradient_descent
+from plotting_support import dashed_lines, legend_labels
 
 pytestmark = pytest.mark.usefixtures("no_pyplot_figures")
-
-
-def _labels(ax):
-    return ax.get_legend_handles_labels()[1]
-
-
-def _dashed(ax):
-    return [line for line in ax.get_lines() if line.get_linestyle() == "--"]
 
 
 def test_plot_subdifferentials():
     fig = plot_subdifferentials()
     assert isinstance(fig, Figure) and len(fig.axes) == 2
     ax_abs, ax_hinge = fig.axes
-    assert len(_dashed(ax_abs)) == 5 and len(_dashed(ax_hinge)) == 3  # slopes in [-1, 1], [-1, 0]
+    # slopes in [-1, 1] and in [-1, 0]
+    assert len(dashed_lines(ax_abs)) == 5 and len(dashed_lines(ax_hinge)) == 3
     for ax, kink in ((ax_abs, 0.0), (ax_hinge, 1.0)):
-        for line in _dashed(ax):  # every supporting line passes through the kink
+        for line in dashed_lines(ax):  # every supporting line passes through the kink
             x, y = line.get_data()
             slope = (y[-1] - y[0]) / (x[-1] - x[0])
             assert np.interp(kink, x, y) == pytest.approx(0.0, abs=1e-12)
@@ -36,25 +30,25 @@ def test_plot_losses():
     fig = plot_losses()
     assert isinstance(fig, Figure) and len(fig.axes) == 4
     top_left, top_right, bottom_left, bottom_right = fig.axes
-    assert _labels(top_left) == ["0–1 loss (not convex)", "hinge", "log"]
-    assert _labels(top_right) == ["squared", "epsilon_insensitive"]
-    assert _labels(bottom_left) == ["hinge", "log"]
-    assert _labels(bottom_right) == ["squared", "epsilon_insensitive"]
+    assert legend_labels(top_left) == ["0–1 loss (not convex)", "hinge", "log"]
+    assert legend_labels(top_right) == ["squared", "epsilon_insensitive"]
+    assert legend_labels(bottom_left) == ["hinge", "log"]
+    assert legend_labels(bottom_right) == ["squared", "epsilon_insensitive"]
     fig = plot_losses(losses=LOSSES, zero_one=False)  # multiclass losses join the margin panels
-    assert _labels(fig.axes[0]) == ["hinge", "log", "smoothed_hinge", "multiclass_hinge",
+    assert legend_labels(fig.axes[0]) == ["hinge", "log", "smoothed_hinge", "multiclass_hinge",
                                      "softmax"]
 
 
 def test_plot_subgradient_kink_and_tangent():
     fig = plot_subgradient("hinge", 1.0)
     assert isinstance(fig, Figure) and len(fig.axes) == 1
-    labels = _labels(fig.axes[0])
+    labels = legend_labels(fig.axes[0])
     assert "left slope -1.00" in labels and "right slope 0.00" in labels
     fig = plot_subgradient("log", 0.0)
-    assert [label for label in _labels(fig.axes[0]) if label.startswith("tangent")] == [
+    assert [label for label in legend_labels(fig.axes[0]) if label.startswith("tangent")] == [
         "tangent, slope -0.50"]
     fig = plot_subgradient(get_loss("epsilon_insensitive", epsilon=0.5), -0.5)
-    labels = _labels(fig.axes[0])
+    labels = legend_labels(fig.axes[0])
     assert "left slope -1.00" in labels and "right slope 0.00" in labels
 
 
@@ -83,13 +77,14 @@ def test_plot_step_sizes():
     fig = plot_step_sizes({"1/t": sgd_mean(x, "1/t"), "1/t^2": sgd_mean(x, "1/t^2")}, mean=2.0)
     assert isinstance(fig, Figure) and len(fig.axes) == 1
     ax = fig.axes[0]
-    assert _labels(ax) == ["1/t", "1/t^2", "true mean 2"]
+    assert legend_labels(ax) == ["1/t", "1/t^2", "true mean 2"]
     assert len(ax.get_lines()) == 3 and ax.get_xscale() == "log"
     assert ax.get_lines()[0].get_xdata()[0] == 1  # t = 0 is not drawn on a log axis
     runs = sgd_mean(np.tile(x, (5, 1)), "constant", c=0.1)
     fig = plot_step_sizes({"c = 0.1": runs}, logx=False, title="five runs")
     ax = fig.axes[0]
-    assert len(ax.get_lines()) == 5 and _labels(ax) == ["c = 0.1"] and ax.get_title() == "five runs"
+    assert len(ax.get_lines()) == 5 and legend_labels(ax) == ["c = 0.1"]
+    assert ax.get_title() == "five runs"
 
 
 def test_plot_subgradient_descent():
@@ -105,5 +100,5 @@ def test_plot_subgradient_descent():
     fig = plot_subgradient_descent(runs, f_star=0.0, contours=(w1, w2, F), paths=["1/t"],
                                    w_star=[0.0, 0.0], ylim=(1e-3, 10))
     ax_c, ax_f = fig.axes
-    assert _labels(ax_c) == ["1/t", "minimiser $w^*$"]
+    assert legend_labels(ax_c) == ["1/t", "minimiser $w^*$"]
     assert ax_f.get_yscale() == "log" and ax_f.get_ylim() == pytest.approx((1e-3, 10))
