@@ -14,7 +14,8 @@ a random feature map as the random Fourier features' :math:`z(x)` are (their map
 ``'cosine'`` row below, whose bias is drawn uniform on :math:`[0, 2\pi)`, with Gaussian a
 instead of this module's uniform a: see :func:`draw_hidden_parameters`). Only the output
 weights :math:`\beta \in \mathbb R^{L \times m}` are learnt, by the regularised least
-squares of Huang, Zhou, Ding and Zhang (2012), :math:`\min_\beta \tfrac12\|\beta\|^2 + \tfrac C2 \|H\beta - T\|^2`:
+squares of Huang, Zhou, Ding and Zhang (2012),
+:math:`\min_\beta \tfrac12\|\beta\|^2 + \tfrac C2 \|H\beta - T\|^2`:
 
 .. math::
 
@@ -49,10 +50,20 @@ for additive nodes and a distance to a centre a for RBF nodes:
 callable g        :math:`g(a^\top x + b)`, elementwise           additive
 ================  =============================================  ==========
 
-There is no numba path: an ELM has no iterative loop. Its cost is two BLAS-3 products,
-:math:`XA` in O(NdL) and :math:`H^\top H` in :math:`O(NL^2)` (or :math:`HH^\top`,
+**One path.** There is no numba path: an ELM has no iterative loop. Its cost is two BLAS-3
+products, :math:`XA` in O(NdL) and :math:`H^\top H` in :math:`O(NL^2)` (or :math:`HH^\top`,
 :math:`O(N^2L)`), one Cholesky factorisation in :math:`O(\min(N, L)^3)`, and an activation
 applied in place by a numpy ufunc, all of which already run in compiled, multithreaded code.
+
+=======================================  ==============================  ===================
+the paper's line                         reference                       compiled
+=======================================  ==============================  ===================
+Huang et al. 2006: random (a_j, b_j)     :func:`draw_hidden_parameters`  none (numpy)
+the hidden layer H = [G(a_j, b_j, x_i)]  :func:`hidden_layer`            none (BLAS, ufuncs)
+Huang et al. 2012:                       :func:`output_weights`          none (LAPACK)
+β = (HᵀH + I/C)⁻¹HᵀT, or its dual
+β by the SVD of H (C = inf: H⁺T)         :func:`output_weights_svd`      none (LAPACK)
+=======================================  ==============================  ===================
 
 References
 ----------
@@ -87,10 +98,19 @@ from lsl_lib._core.validation import (
     memory_named,
 )
 
+__all__ = ["ExtremeLearningMachineRegressor", "ExtremeLearningMachineClassifier",
+           "draw_hidden_parameters", "hidden_layer", "output_weights", "output_weights_svd",
+           "is_rbf", "ACTIVATIONS", "ADDITIVE_ACTIVATIONS", "RBF_ACTIVATIONS", "SOLVERS"]
+
+
+def __dir__():
+    return __all__
+
 
 def _sigmoid(Z):
-    """:math:`1/(1 + e^{-z})` in place: three times faster than ``scipy.special.expit``; for
-    z < -709, :math:`e^{-z}` overflows to inf and the result is its limit, 0."""
+    """:math:`1/(1 + e^{-z})` in place (faster than ``scipy.special.expit``: benchmarks/
+    README.md, §Extreme learning machines); for z < -709, :math:`e^{-z}` overflows to inf and
+    the result is its limit, 0."""
     with np.errstate(over="ignore"):
         np.negative(Z, out=Z)
         np.exp(Z, out=Z)
@@ -419,7 +439,21 @@ class _BaseELM(BaseEstimator):
         return tags
 
 
-_PARAMETERS_DOC = r"""
+class ExtremeLearningMachineRegressor(RegressorMixin, _BaseELM):
+    r"""Extreme learning machine regression (Huang, Zhu, Siew 2006; Huang et al. 2012).
+
+    Draws L random hidden nodes, computes the hidden-layer output H of the training set,
+    and solves the ridge regression of the targets T on H in closed form:
+
+    .. math::
+
+        f(x) = h(x)^\top \beta, \qquad
+        \beta = \arg\min_\beta \tfrac12\|\beta\|^2 + \tfrac C2 \sum_i s_i \|h(x_i)^\top\beta
+        - t_i\|^2,
+
+    :math:`(H^\top H + I/C)^{-1}H^\top T` when N >= L, :math:`H^\top(HH^\top + I/C)^{-1}T`
+    when N < L (:func:`output_weights`).
+
     Parameters
     ----------
     n_hidden : int, default=100
@@ -447,9 +481,12 @@ _PARAMETERS_DOC = r"""
         number of H, and give way to the SVD of H when their system is singular to machine
         precision.
     random_state : None, int or numpy.random.Generator, default=None
-        Seeds the hidden parameters."""
+        Seeds the hidden parameters.
 
-_ATTRIBUTES_DOC = r"""
+    Attributes
+    ----------
+    coef_ : ndarray of shape (n_hidden,) or (n_hidden, n_targets)
+        β, the output weights.
     input_weights_ : ndarray of shape (n_features, n_hidden)
         :math:`a_j` in column j (input weights, or RBF centres).
     biases_ : ndarray of shape (n_hidden,)
@@ -459,29 +496,7 @@ _ATTRIBUTES_DOC = r"""
         regularised system was singular to machine precision (a huge C on an H of deficient
         rank: :func:`output_weights_svd`, the minimum-norm least-squares solution in the
         limit).
-    n_features_in_ : int"""
-
-
-class ExtremeLearningMachineRegressor(RegressorMixin, _BaseELM):
-    __doc__ = r"""Extreme learning machine regression (Huang, Zhu, Siew 2006; Huang et al. 2012).
-
-    Draws L random hidden nodes, computes the hidden-layer output H of the training set,
-    and solves the ridge regression of the targets T on H in closed form:
-
-    .. math::
-
-        f(x) = h(x)^\top \beta, \qquad
-        \beta = \arg\min_\beta \tfrac12\|\beta\|^2 + \tfrac C2 \sum_i s_i \|h(x_i)^\top\beta
-        - t_i\|^2,
-
-    :math:`(H^\top H + I/C)^{-1}H^\top T` when N >= L, :math:`H^\top(HH^\top + I/C)^{-1}T`
-    when N < L (:func:`output_weights`).
-""" + _PARAMETERS_DOC + r"""
-
-    Attributes
-    ----------
-    coef_ : ndarray of shape (n_hidden,) or (n_hidden, n_targets)
-        β, the output weights.""" + _ATTRIBUTES_DOC + r"""
+    n_features_in_ : int
 
     See Also
     --------
@@ -540,7 +555,7 @@ class ExtremeLearningMachineRegressor(RegressorMixin, _BaseELM):
 
 
 class ExtremeLearningMachineClassifier(ScoreClassifierMixin, _BaseELM):
-    __doc__ = r"""Extreme learning machine classification (Huang et al. 2006, 2012).
+    r"""Extreme learning machine classification (Huang et al. 2006, 2012).
 
     The classes are coded one-vs-rest as ±1 targets, as in the ELM papers: T has one
     column per class, :math:`T_{ik} = +1` if :math:`y_i` is class k and -1 otherwise (one
@@ -553,13 +568,51 @@ class ExtremeLearningMachineClassifier(ScoreClassifierMixin, _BaseELM):
         \hat y(x) = \arg\max_k\, h(x)^\top \beta_k, \qquad
         \beta = \Big(H^\top H + \frac IC\Big)^{-1} H^\top T
         \;\text{ or }\; H^\top\Big(HH^\top + \frac IC\Big)^{-1} T.
-""" + _PARAMETERS_DOC + r"""
+
+    Parameters
+    ----------
+    n_hidden : int, default=100
+        L, the number of hidden nodes (>= 1).
+    activation : {'sigmoid', 'tanh', 'gaussian', 'multiquadric', 'hardlim', 'cosine', \
+'relu'} or callable, default='sigmoid'
+        The hidden node (see :mod:`lsl_lib.elm`); a callable g makes the additive node
+        :math:`g(a^\top x + b)` and must map an (N, L) array to one of the same shape.
+    C : float > 0 or numpy.inf, default=1.0
+        The weight of the training error against :math:`\frac12\|\beta\|^2` (the ridge is
+        I/C; scikit-learn's ``Ridge(alpha=1/C, fit_intercept=False)`` on H). ``np.inf``: no
+        ridge, the minimum-norm least-squares fit :math:`H^+T` (from the SVD of H).
+    weight_scale : float > 0, default=1.0
+        s: additive nodes draw :math:`a \sim U[-s, s]^d` (:func:`draw_hidden_parameters`),
+        RBF nodes compute their distances as if on s x. The nodes assume inputs of order 1:
+        scale the features first, to [-1, 1] as Huang et al. do or with a
+        ``StandardScaler``; features of very different scales saturate sigmoids (every
+        node then sees only the largest feature), and on many standardised features
+        :math:`a^\top x` grows as :math:`\sqrt{d/3}`, so s about :math:`1/\sqrt d` keeps the
+        nodes out of saturation.
+    solver : {'auto', 'primal', 'dual', 'svd'}, default='auto'
+        Which closed form computes β (:func:`output_weights`): 'auto' solves the smaller
+        system, 'primal' when N >= L, 'dual' when N < L, and takes 'svd' when C is
+        infinite. All give the same β up to rounding; the Cholesky forms square the condition
+        number of H, and give way to the SVD of H when their system is singular to machine
+        precision.
+    random_state : None, int or numpy.random.Generator, default=None
+        Seeds the hidden parameters.
 
     Attributes
     ----------
     classes_ : ndarray of shape (n_classes,)
     coef_ : ndarray of shape (n_hidden,) or (n_hidden, n_classes)
-        β: one column per class, a single one for two classes.""" + _ATTRIBUTES_DOC + r"""
+        β: one column per class, a single one for two classes.
+    input_weights_ : ndarray of shape (n_features, n_hidden)
+        :math:`a_j` in column j (input weights, or RBF centres).
+    biases_ : ndarray of shape (n_hidden,)
+        :math:`b_j` (biases, or RBF impact factors).
+    solver_ : {'primal', 'dual', 'svd'}
+        The closed form that was used; 'svd' when asked for (or C is infinite), or when the
+        regularised system was singular to machine precision (a huge C on an H of deficient
+        rank: :func:`output_weights_svd`, the minimum-norm least-squares solution in the
+        limit).
+    n_features_in_ : int
 
     See Also
     --------

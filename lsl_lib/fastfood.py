@@ -26,9 +26,20 @@ V is distributed as a row of the dense :math:`N(0, \sigma^{-2} I)` matrix (see
 :class:`Fastfood`), but V costs :math:`O(d')` memory and :math:`Vx` costs
 :math:`O(d' \log d')` time instead of :math:`O(d'^2)`. Independent blocks are stacked
 for more than :math:`d'` frequencies, the last one cut to the rows that the width asks
-for. :class:`Fastfood` has a numpy reference
-(:func:`fastfood_project_numpy` then numpy's trigonometric functions) and a compiled
-path (:func:`fastfood_numba`) that gives the same numbers.
+for.
+
+**Two paths.** :class:`Fastfood` has a numpy reference, :func:`fastfood_numpy` (the
+projections :func:`fastfood_project_numpy`, then numpy's trigonometric functions), and a
+compiled twin that fuses the steps row by row and gives the same numbers:
+
+===============================  ======================  ====================
+the paper's line                 reference               compiled
+===============================  ======================  ====================
+Le et al.: the features z(x) of  :func:`fastfood_numpy`  ``_fastfood_numba``
+V x = S H G Π H B x / (σ √d')
+H: the Walsh-Hadamard transform  :func:`fwht_numpy`      ``fwht_row_numba``
+                                                         (``_core.hadamard``)
+===============================  ======================  ====================
 
 References
 ----------
@@ -49,20 +60,26 @@ from sklearn.base import (
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from lsl_lib._core.backend import jit, resolve_backend
+from lsl_lib._core.features import (FEATURE_MAP_CONSTRAINTS, check_block_features,
+                                   n_frequencies)
 from lsl_lib._core.hadamard import DTYPES, fwht, fwht_numpy, fwht_row_numba, next_power_of_two
 from lsl_lib._core.linalg import BLOCK_ELEMENTS
 from lsl_lib._core.random import check_random_state
-from lsl_lib._core.trig import cos_scaled, cos_sin_scaled
+from lsl_lib._core.trig import cos_scaled_numba, cos_sin_scaled_numba
 from lsl_lib._core.validation import (
-    FEATURE_MAP_CONSTRAINTS,
     ITERATIVE_CONSTRAINTS,
     KERNEL_CONSTRAINTS,
-    check_block_features,
     feature_map_dtype,
     memory_named,
-    n_frequencies,
 )
 from lsl_lib.kernels import check_kernel_params
+
+__all__ = ["Fastfood", "fastfood_numpy", "fastfood_project_numpy", "fwht", "fwht_numpy",
+           "next_power_of_two"]
+
+
+def __dir__():
+    return __all__
 
 
 def fastfood_project_numpy(X, B, P, G, S, out):
@@ -100,9 +117,42 @@ def fastfood_project_numpy(X, B, P, G, S, out):
     return out
 
 
+def fastfood_numpy(X, B, P, G, S, offsets, scale, out):
+    r"""Fastfood features of every row of X, numpy reference: ``out`` =
+    :math:`s\,[\cos(Vx), \sin(Vx)]` (``offsets`` empty: the sin-cos variant) or
+    :math:`s\cos(Vx + b)`.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n, d)
+    B, P, G, S : ndarray of shape (n_blocks, d')
+        As in :func:`fastfood_project_numpy`.
+    offsets : ndarray of shape (m,) or (0,)
+        The phases b ('cos'), or nothing ('sincos').
+    scale : float
+        s, :math:`\sqrt{2/m}` ('cos') or :math:`\sqrt{1/m}` ('sincos').
+    out : ndarray of shape (n, m) ('cos') or (n, 2m) ('sincos')
+        Receives the features.
+
+    Returns
+    -------
+    out : ndarray
+    """
+    m = out.shape[1] // 2 if offsets.shape[0] == 0 else out.shape[1]
+    projection = fastfood_project_numpy(X, B, P, G, S, out[:, :m])
+    if offsets.shape[0] == 0:
+        np.sin(projection, out=out[:, m:])
+        np.cos(projection, out=projection)
+    else:
+        projection += offsets
+        np.cos(projection, out=projection)
+    out *= scale
+    return out
+
+
 @jit
-def fastfood_numba(X, B, P, G, S, offsets, scale, out):
-    r"""Fastfood features of every row of X, in one compiled loop.
+def _fastfood_numba(X, B, P, G, S, offsets, scale, out):
+    r""":func:`fastfood_numpy` in one compiled loop.
 
     Per row and block, the steps of :func:`fastfood_project_numpy` fused in two
     buffers of d' entries, the projections kept in a buffer of ``n_blocks`` d' entries of
@@ -131,11 +181,11 @@ def fastfood_numba(X, B, P, G, S, offsets, scale, out):
             for k in range(d_padded):
                 projection[start + k] = mixed[k] * S[b, k]
         if offsets.shape[0] == 0:
-            cos_sin_scaled(projection[:m], scale, out[i, :m], out[i, m:])
+            cos_sin_scaled_numba(projection[:m], scale, out[i, :m], out[i, m:])
         else:
             for j in range(m):
                 projection[j] += offsets[j]
-            cos_scaled(projection[:m], scale, out[i])
+            cos_scaled_numba(projection[:m], scale, out[i])
 
 
 class Fastfood(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
@@ -185,8 +235,8 @@ class Fastfood(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator)
         kept as float32 and anything else float64 (as scikit-learn's ``RBFSampler``):
         float32 out when ``fit`` and ``transform`` both get float32.
     backend : {'auto', 'numba', 'numpy'}, default='auto'
-        Compiled loop (:func:`fastfood_numba`) or numpy reference
-        (:func:`fastfood_project_numpy`); the same numbers either way.
+        Compiled loop (``_fastfood_numba``) or numpy reference
+        (:func:`fastfood_numpy`); the same numbers either way.
     random_state : int, numpy.random.Generator or None, default=None
 
     Attributes
@@ -311,26 +361,16 @@ class Fastfood(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator)
         with memory_named("n_components", self.n_components):
             Z = np.empty((X.shape[0], 2 * m if self.variant == "sincos" else m), dtype=dtype)
         compiled = resolve_backend(self.backend) == "numba"
-        if compiled and not sparse:
-            fastfood_numba(X, *factors, offsets, scale, Z)
+        features = _fastfood_numba if compiled else fastfood_numpy
+        if compiled and not sparse:  # one row at a time: no temporary to bound
+            features(X, *factors, offsets, scale, Z)
             return Z
         rows = max(1, BLOCK_ELEMENTS // (2 * self.n_padded_))
         for start in range(0, X.shape[0], rows):
             chunk, X_rows = Z[start:start + rows], X[start:start + rows]
             if sparse:  # a dense copy of these rows only
                 X_rows = np.ascontiguousarray(X_rows.toarray(), dtype=dtype)
-            if compiled:
-                fastfood_numba(X_rows, *factors, offsets, scale, chunk)
-                continue
-            projection = fastfood_project_numpy(X_rows, *factors, chunk[:, :m])
-            if self.variant == "sincos":
-                np.sin(projection, out=chunk[:, m:])
-                np.cos(projection, out=projection)
-            else:
-                projection += offsets
-                np.cos(projection, out=projection)
-        if not compiled:
-            Z *= scale
+            features(X_rows, *factors, offsets, scale, chunk)
         return Z
 
     @property

@@ -29,6 +29,18 @@ eigenvalue c, and its points' scores add up to about :math:`c/(c + \lambda)`: a 
 of the landmarks that does not shrink with c/n, whereas a uniform sample of m misses
 the cluster with probability :math:`(1 - c/n)^m`.
 
+**One path.** No numba path: the work is kernel blocks (numpy products) and one
+eigendecomposition of :math:`K_{mm}` (LAPACK), already compiled code.
+
+===============================  ===========================  ===================
+the paper's line                 reference                    compiled
+===============================  ===========================  ===================
+Williams and Seeger:             :class:`Nystroem`,           none (BLAS, LAPACK)
+z(x) = K_mm^{-1/2} k_m(x)        :func:`inverse_square_root`
+Musco and Musco: ridge leverage  ``sampling='leverage'``      none (BLAS, LAPACK)
+scores from a uniform sketch
+===============================  ===========================  ===================
+
 References
 ----------
 Williams, Seeger. Using the Nyström method to speed up kernel machines. NIPS 2001.
@@ -67,6 +79,14 @@ from lsl_lib._core.random import check_random_state
 from lsl_lib._core.validation import ITERATIVE_CONSTRAINTS, KERNEL_CONSTRAINTS
 from lsl_lib.kernels import check_kernel_params, kernel_matrix
 
+__all__ = ["Nystroem", "inverse_square_root", "SAMPLINGS"]
+
+
+def __dir__():
+    return __all__
+
+
+#: How :class:`Nystroem` draws its landmarks.
 SAMPLINGS = ("uniform", "leverage")
 
 
@@ -100,8 +120,8 @@ def inverse_square_root(K):
     -----
     NumPy's LAPACK (``numpy.linalg.eigh``), not SciPy's: the kernel blocks are NumPy
     products, and alternating between the two OpenBLAS builds, each with its own
-    thread pool, makes the pools spin against each other (a 100 x 100 eigh measured
-    two orders of magnitude slower on two busy cores).
+    thread pool, makes the pools spin against each other (benchmarks/README.md,
+    §Kernel approximation).
     """
     s, U = np.linalg.eigh(np.asarray(K, dtype=np.float64))
     keep = s > zero_eigenvalue_threshold(s)
@@ -301,14 +321,14 @@ class Nystroem(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator)
 
     def _validate_X(self, X, reset):
         if sp.issparse(X) and self.kernel not in INNER_PRODUCT_KERNELS:
-            raise TypeError(f"sparse X is supported with kernel in {INNER_PRODUCT_KERNELS} (computed "
-                            f"from X @ landmarks.T); kernel={self.kernel!r} needs a dense X.")
+            raise TypeError(f"sparse X is supported with kernel in {INNER_PRODUCT_KERNELS} "
+                            f"(computed from X @ landmarks.T); kernel={self.kernel!r} needs a "
+                            f"dense X.")
         return validate_data(self, X, reset=reset, accept_sparse="csr",
                              dtype=[np.float64, np.float32])
 
     def _kernel(self, X, landmarks):
-        return kernel_matrix(X, landmarks, self.kernel, self.gamma_, self.degree,
-                                    self.coef0)
+        return kernel_matrix(X, landmarks, self.kernel, self.gamma_, self.degree, self.coef0)
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None):
@@ -330,7 +350,8 @@ class Nystroem(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator)
         m = self.n_components
         if m > n:
             warnings.warn(f"n_components={m} is larger than n_samples={n}; using "
-                          f"n_components={n}: every sample is a landmark.", UserWarning)
+                          f"n_components={n}: every sample is a landmark.", UserWarning,
+                          stacklevel=3)  # the caller of fit, above _fit_context
             m = n
         rng = check_random_state(self.random_state)
         if self.sampling == "uniform":

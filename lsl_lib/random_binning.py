@@ -71,6 +71,17 @@ training points). A collision would only make two far-apart cells look shared in
 grid, a change of 1/P to a kernel estimate whose standard deviation is
 :math:`\sqrt{k(1-k)/P}`.
 
+**Two paths.** :func:`bin_indices` runs a numpy reference (blocks of rows, or of grids for
+CSR) or its compiled twin (one loop over rows, grids and features); the ids are equal:
+
+======================================  ==============================  ===========================
+the paper's line                        reference                       compiled
+======================================  ==============================  ===========================
+Rahimi and Recht, Alg. 2: the cell      :func:`bin_hashes_dense_numpy`  ``_bin_hashes_dense_numba``
+⌊(x − u)/δ⌋ of x in every grid, hashed
+the same for a CSR X, O(nnz) per grid   :func:`bin_hashes_csr_numpy`    ``_bin_hashes_csr_numba``
+======================================  ==============================  ===========================
+
 References
 ----------
 Rahimi, Recht. Random features for large-scale kernel machines. NIPS 2007 (Section 4,
@@ -94,9 +105,9 @@ from sklearn.utils._set_output import _get_output_config
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from lsl_lib._core.backend import jit, resolve_backend
+from lsl_lib._core.features import FEATURE_MAP_CONSTRAINTS
 from lsl_lib._core.random import SPLITMIX_GOLDEN, check_random_state, splitmix64
 from lsl_lib._core.validation import (
-    FEATURE_MAP_CONSTRAINTS,
     ITERATIVE_CONSTRAINTS,
     KERNEL_CONSTRAINTS,
     feature_map_dtype,
@@ -104,8 +115,17 @@ from lsl_lib._core.validation import (
 )
 from lsl_lib.kernels import check_kernel_params
 
+__all__ = ["RandomBinningFeatures", "draw_grids", "bin_indices", "bin_hashes_dense_numpy",
+           "bin_hashes_csr_numpy", "grid_widths"]
+
+
+def __dir__():
+    return __all__
+
+
 #: Elements of the largest temporary array a block of the numpy reference builds.
-BLOCK_ELEMENTS = 2 ** 21
+_BLOCK_ELEMENTS = 2 ** 21
+
 
 def draw_grids(n_features, n_grids, gamma, rng):
     r"""P random grids for the Laplacian kernel :math:`\exp(-\gamma\|x - y\|_1)`, in float64.
@@ -155,24 +175,25 @@ def _zero_cell_hashes(pitches, shifts, keys):
     return terms, terms.sum(axis=1, dtype=np.uint64)
 
 
-def _bin_hashes_dense_numpy(X, pitches, shifts, keys, out):
-    """The ids of blocks of rows at once: the (rows, P, d) terms, summed over d."""
+def bin_hashes_dense_numpy(X, pitches, shifts, keys, out):
+    r"""The cell ids :math:`h_p(c(x_i))` of the rows of a dense X (numpy reference): the
+    (rows, P, d) terms of blocks of rows at once, summed over d into ``out`` (n, P)."""
     n, d = X.shape
     P = pitches.shape[0]
-    rows = max(1, BLOCK_ELEMENTS // (P * d))
+    rows = max(1, _BLOCK_ELEMENTS // (P * d))
     for start in range(0, n, rows):
         block = X[start:start + rows, None, :]
         terms = splitmix64.py_func(_cells(block, shifts, pitches) + keys)  # (rows, P, d)
         out[start:start + rows] = terms.sum(axis=2, dtype=np.uint64)
 
 
-def _bin_hashes_csr_numpy(data, indices, indptr, pitches, shifts, keys, zero_terms, zero_ids,
-                          out):
-    r"""Per grid: the zero vector's id plus, over the non-zeros of a row,
-    :math:`g_p(j, c_j) - g_p(j, c_j(0))`; the row sums are differences of a cumulative sum
-    (modulo :math:`2^{64}`, exact in any order)."""
+def bin_hashes_csr_numpy(data, indices, indptr, pitches, shifts, keys, zero_terms, zero_ids,
+                         out):
+    r"""The cell ids of the rows of a CSR X (numpy reference). Per grid: the zero vector's
+    id plus, over the non-zeros of a row, :math:`g_p(j, c_j) - g_p(j, c_j(0))`; the row sums
+    are differences of a cumulative sum (modulo :math:`2^{64}`, exact in any order)."""
     P = pitches.shape[0]
-    grids = max(1, BLOCK_ELEMENTS // max(1, len(data)))
+    grids = max(1, _BLOCK_ELEMENTS // max(1, len(data)))
     for start in range(0, P, grids):
         sl = slice(start, start + grids)
         cells = _cells(data[:, None], shifts[sl, indices].T, pitches[sl, indices].T)
@@ -184,6 +205,7 @@ def _bin_hashes_csr_numpy(data, indices, indptr, pitches, shifts, keys, zero_ter
 
 @jit
 def _bin_hashes_dense_numba(X, pitches, shifts, keys, out):
+    """:func:`bin_hashes_dense_numpy` in one compiled loop over rows, grids and features."""
     n, d = X.shape
     P = pitches.shape[0]
     for i in range(n):
@@ -198,6 +220,7 @@ def _bin_hashes_dense_numba(X, pitches, shifts, keys, out):
 @jit
 def _bin_hashes_csr_numba(data, indices, indptr, pitches, shifts, keys, zero_terms, zero_ids,
                           out):
+    """:func:`bin_hashes_csr_numpy` in one compiled loop over rows, grids and non-zeros."""
     n = indptr.shape[0] - 1
     P = pitches.shape[0]
     for i in range(n):
@@ -269,10 +292,10 @@ def bin_indices(X, pitches, shifts, backend="auto"):
     out = np.empty((X.shape[0], pitches.shape[0]), dtype=np.uint64)
     if sp.issparse(X):
         zero_terms, zero_ids = _zero_cell_hashes(pitches, shifts, keys)
-        loop = _bin_hashes_csr_numba if path == "numba" else _bin_hashes_csr_numpy
+        loop = _bin_hashes_csr_numba if path == "numba" else bin_hashes_csr_numpy
         loop(X.data, X.indices, X.indptr, pitches, shifts, keys, zero_terms, zero_ids, out)
     else:
-        loop = _bin_hashes_dense_numba if path == "numba" else _bin_hashes_dense_numpy
+        loop = _bin_hashes_dense_numba if path == "numba" else bin_hashes_dense_numpy
         loop(X, pitches, shifts, keys, out)
     return out.view(np.int64)
 

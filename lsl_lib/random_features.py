@@ -7,13 +7,13 @@ density p, :math:`k(x - y) = \mathbb{E}_{w \sim p}[\cos(w^\top (x - y))]`; so av
 
 The kernels of :mod:`lsl_lib.kernels` and their frequency densities p:
 
-=============  ===========================================  ==========================================
-``kernel``     :math:`k(\delta)`                            frequencies :math:`w \sim p`
-=============  ===========================================  ==========================================
-``gaussian``   :math:`\exp(-\gamma\|\delta\|_2^2)`          :math:`\mathcal N(0, 2\gamma I)`
-``laplacian``  :math:`\exp(-\gamma\|\delta\|_1)`            i.i.d. Cauchy, scale :math:`\gamma`
-``cauchy``     :math:`\prod_j 1/(1 + \gamma\delta_j^2)`     i.i.d. Laplace, scale :math:`\sqrt\gamma`
-=============  ===========================================  ==========================================
+=============  ========================================  =========================================
+``kernel``     :math:`k(\delta)`                         frequencies :math:`w \sim p`
+=============  ========================================  =========================================
+``gaussian``   :math:`\exp(-\gamma\|\delta\|_2^2)`       :math:`\mathcal N(0, 2\gamma I)`
+``laplacian``  :math:`\exp(-\gamma\|\delta\|_1)`         i.i.d. Cauchy, scale :math:`\gamma`
+``cauchy``     :math:`\prod_j 1/(1 + \gamma\delta_j^2)`  i.i.d. Laplace, scale :math:`\sqrt\gamma`
+=============  ========================================  =========================================
 
 Two feature maps turn m frequencies (the columns of :math:`W \in \mathbb R^{d\times m}`)
 into an output of width D with :math:`z(x)^\top z(y) \approx k(x, y)`:
@@ -38,6 +38,19 @@ random signs, d padded to the power of two d'), applied in :math:`O(d \log d)`. 
 m of frequencies is drawn as whole blocks and a last block cut to its first m mod d rows
 (rows of an orthogonal matrix: still orthogonal, each still Gaussian).
 
+**Two paths.** The projections :math:`W^\top x` are one BLAS product (SORF: three
+:func:`fwht`); the trigonometric map of them has a numpy reference and a compiled twin
+that give the same numbers to 2 ulp (:mod:`lsl_lib._core.trig`):
+
+=======================================  ===========================  ========================
+the paper's line                         reference                    compiled
+=======================================  ===========================  ========================
+Rahimi and Recht, Alg. 1:                :func:`trig_features_numpy`  ``_trig_features_numba``
+z(x) = √(2/D) cos(Wx + b) (and sin-cos)
+Yu et al., SORF: √d' H D1 H D2 H D3 x    :func:`sorf_projections`     ``fwht_rows_numba``
+(three Walsh-Hadamard transforms)                                     (``_core.hadamard``)
+=======================================  ===========================  ========================
+
 References
 ----------
 Rahimi, Recht. Random features for large-scale kernel machines. NIPS 2007.
@@ -51,32 +64,30 @@ from numbers import Integral
 import numpy as np
 import scipy.sparse as sp
 from scipy.special import hyp1f1
-from sklearn.base import (
-    BaseEstimator,
-    ClassNamePrefixFeaturesOutMixin,
-    TransformerMixin,
-    _fit_context,
-)
+from sklearn.base import (BaseEstimator, ClassNamePrefixFeaturesOutMixin, TransformerMixin,
+                          _fit_context)
 from sklearn.exceptions import NotFittedError
 from sklearn.utils._param_validation import StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from lsl_lib._core.backend import jit, resolve_backend
+from lsl_lib._core.features import (FEATURE_MAP_CONSTRAINTS, FEATURE_VARIANTS, block_sizes,
+                                   check_block_features, n_frequencies)
 from lsl_lib._core.hadamard import fwht, next_power_of_two
 from lsl_lib._core.random import check_random_state
-from lsl_lib._core.trig import cos_scaled, cos_sin_scaled
-from lsl_lib._core.validation import (
-    FEATURE_MAP_CONSTRAINTS,
-    FEATURE_VARIANTS,
-    ITERATIVE_CONSTRAINTS,
-    KERNEL_CONSTRAINTS,
-    block_sizes,
-    check_block_features,
-    feature_map_dtype,
-    memory_named,
-    n_frequencies,
-)
+from lsl_lib._core.trig import cos_scaled_numba, cos_sin_scaled_numba
+from lsl_lib._core.validation import (ITERATIVE_CONSTRAINTS, KERNEL_CONSTRAINTS,
+                                     feature_map_dtype, memory_named)
 from lsl_lib.kernels import check_kernel_params, kernel_matrix
+
+__all__ = ["RandomFourierFeatures", "OrthogonalRandomFeatures", "draw_frequencies",
+           "draw_orthogonal_frequencies", "sorf_projections", "trig_features_numpy",
+           "kernel_approximation_error", "rff_variance", "orf_variance", "RFF_KERNELS"]
+
+
+def __dir__():
+    return __all__
+
 
 #: The kernels with a frequency density in this module (the shift-invariant ones).
 RFF_KERNELS = ("gaussian", "laplacian", "cauchy")
@@ -162,24 +173,50 @@ def sorf_projections(X, signs, scale):
     return P.reshape(n, n_blocks * d_pad)
 
 
-@jit
-def trig_features(Z, offsets, scale):
-    r"""Compiled trig map of the projections, in place, row by row.
+def trig_features_numpy(Z, offsets, scale):
+    r"""The trig map of the projections, in place: the numpy reference.
 
-    'cos' (``offsets`` of length m = Z's width): :math:`Z_i \leftarrow s\cos(Z_i + b)`;
+    'cos' (``offsets`` of length m = Z's width): :math:`Z \leftarrow s\cos(Z + b)`;
     'sincos' (``offsets`` empty, the projections in the right half of Z):
-    :math:`[Z_{i,:m}, Z_{i,m:}] \leftarrow s\,[\cos Z_{i,m:}, \sin Z_{i,m:}]`. The cosines
-    and sines of :mod:`lsl_lib._core.trig` (SIMD lanes, within 2 ulp of numpy's)."""
+    :math:`[Z_{:, :m}, Z_{:, m:}] \leftarrow s\,[\cos Z_{:, m:}, \sin Z_{:, m:}]`.
+
+    Parameters
+    ----------
+    Z : ndarray of shape (n, m) ('cos') or (n, 2m) ('sincos'), float32 or float64
+    offsets : ndarray of shape (m,) ('cos') or (0,) ('sincos')
+        The phases b.
+    scale : float
+        s, :math:`\sqrt{2/m}` ('cos') or :math:`\sqrt{1/m}` ('sincos').
+
+    Returns
+    -------
+    Z : ndarray, the same array, now the features.
+    """
+    if offsets.shape[0] > 0:
+        Z += offsets
+        np.cos(Z, out=Z)
+    else:
+        m = Z.shape[1] // 2
+        np.cos(Z[:, m:], out=Z[:, :m])
+        np.sin(Z[:, m:], out=Z[:, m:])
+    Z *= scale
+    return Z
+
+
+@jit
+def _trig_features_numba(Z, offsets, scale):
+    """:func:`trig_features_numpy` compiled, row by row, with the cosines and sines of
+    :mod:`lsl_lib._core.trig` (SIMD lanes, within 2 ulp of numpy's); float64 only."""
     n, width = Z.shape
     if offsets.shape[0] > 0:
         for i in range(n):
             for j in range(width):
                 Z[i, j] += offsets[j]
-            cos_scaled(Z[i], scale, Z[i])
+            cos_scaled_numba(Z[i], scale, Z[i])
     else:
         m = width // 2
         for i in range(n):
-            cos_sin_scaled(Z[i, m:], scale, Z[i, :m], Z[i, m:])
+            cos_sin_scaled_numba(Z[i, m:], scale, Z[i, :m], Z[i, m:])
 
 
 class _FourierFeatures(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
@@ -212,24 +249,13 @@ class _FourierFeatures(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEs
         compiled = resolve_backend(self.backend) == "numba" and dtype == np.float64
         with memory_named("n_components", self.n_components):
             Z = np.empty((n, m if self.variant == "cos" else 2 * m), dtype=dtype)
-        if compiled:
-            projections = Z if self.variant == "cos" else Z[:, m:]
-            P = self._project(X, projections)
-            if P is not projections:  # SORF's own array
-                projections[...] = P
-            trig_features(Z, self.offsets_ if self.variant == "cos" else np.empty(0),
-                          np.sqrt((2.0 if self.variant == "cos" else 1.0) / m))
-            return Z
-        if self.variant == "cos":
-            Z = self._project(X, Z)
-            Z += self.offsets_
-            np.cos(Z, out=Z)
-            Z *= np.sqrt(2.0 / m)
-            return Z
-        P = self._project(X, Z[:, m:])
-        np.cos(P, out=Z[:, :m])
-        np.sin(P, out=Z[:, m:])
-        Z *= np.sqrt(1.0 / m)
+        projections = Z if self.variant == "cos" else Z[:, m:]
+        P = self._project(X, projections)
+        if P is not projections:  # SORF's own array
+            projections[...] = P
+        trig_features = _trig_features_numba if compiled else trig_features_numpy
+        trig_features(Z, self.offsets_ if self.variant == "cos" else np.empty(0),
+                      np.sqrt((2.0 if self.variant == "cos" else 1.0) / m))
         return Z
 
     def _draw_offsets(self, rng):
@@ -278,8 +304,8 @@ class RandomFourierFeatures(_FourierFeatures):
         float32 kept as float32 and anything else float64 (as scikit-learn's
         ``RBFSampler``): float32 out when ``fit`` and ``transform`` both get float32.
     backend : {'auto', 'numba', 'numpy'}, default='auto'
-        The cosines and sines by the compiled loop (:func:`trig_features`, about four
-        times numpy's speed) or by numpy; the same numbers to 2 ulp. float32 output
+        The cosines and sines by the compiled loop (``_trig_features_numba``) or by
+        numpy (:func:`trig_features_numpy`); the same numbers to 2 ulp. float32 output
         always takes numpy's (already in SIMD lanes).
     random_state : None, int or numpy.random.Generator, default=None
         Seeds the frequencies and phases, drawn in float64 (the same numbers for both

@@ -86,7 +86,7 @@ def test_svd_form_is_the_ridge_solution(n, n_hidden):
 @pytest.mark.parametrize("solver", ["auto", "primal", "dual"])
 @pytest.mark.parametrize("n_hidden", [400, 600])
 def test_huge_C_on_rank_deficient_H_falls_back_to_least_squares(solver, n_hidden):
-    """Review D18: 250 distinct rows, each twice, and L = 400 or 600 > 250 nodes: H has rank
+    """250 distinct rows, each twice, and L = 400 or 600 > 250 nodes: H has rank
     250, and with C = 1e12 the L x L system (primal) is singular and the N x N one (dual,
     repeated rows) ill-conditioned beyond the machine precision; both used to raise
     LinAlgError or return Cholesky's rounding noise. The fallback gives the minimum-norm
@@ -150,7 +150,7 @@ def test_infinite_C_is_the_minimum_norm_least_squares_fit():
 
 
 def test_least_squares_by_svd_beats_the_squared_condition_number():
-    """Review finding 11.2: on an H of condition number ~1e10 (16 sigmoids of one variable),
+    """On an H of condition number ~1e10 (16 sigmoids of one variable),
     HᵀH has condition ~1e20 > 1/ε. The SVD's least squares fits the smooth target to a
     mean squared error of 1e-7 to 4e-10 (seeds 0-4); a small ridge (C = 1e8) keeps the
     Cholesky system solvable, but its bias leaves 5e-6 to 2e-5: 50 times more, at least."""
@@ -266,10 +266,10 @@ def test_hidden_parameters_are_drawn_as_documented():
 
 
 def test_cosine_nodes_estimate_the_sinc_kernel():
-    """Review finding 11.6: with b ~ U[0, 2π) and a ~ U[-s, s]^d, (2/L) h(x)ᵀh(y) is an
-    unbiased estimate of E_a cos(aᵀ(x − y)) = Π_j sin(s δ_j)/(s δ_j): each term
-    2 cos(u) cos(v) lies in [-2, 2], so the mean of L = 200 000 has a standard deviation below 0.0045; the
-    tolerance is 0.03. With b ~ U[-1, 1] the term (sin 2 / 2) E cos(aᵀ(x + y)) would remain."""
+    """With b ~ U[0, 2π) and a ~ U[-s, s]^d, (2/L) h(x)ᵀh(y) is an unbiased estimate of
+    E_a cos(aᵀ(x − y)) = Π_j sin(s δ_j)/(s δ_j): each term 2 cos(u) cos(v) lies in [-2, 2],
+    so the mean of L = 200 000 has a standard deviation below 0.0045; the tolerance is 0.03.
+    With b ~ U[-1, 1] the term (sin 2 / 2) E cos(aᵀ(x + y)) would remain."""
     rng = np.random.default_rng(8)
     X = rng.uniform(-1, 1, size=(6, 2))
     s, L = 2.0, 200_000
@@ -308,7 +308,7 @@ def test_callable_activation():
 
 
 def test_callable_activation_returning_nan_or_inf_is_refused():
-    """Review D17: np.log of negative pre-activations used to fit a model of NaN scores."""
+    """An activation that gives NaN (np.log of negative pre-activations) is refused."""
     X, y = _regression_data(200, d=4)
     labels = X[:, 0] > 0
     for activation in (np.log, lambda z: np.where(z > 0.5, np.inf, z)):
@@ -325,7 +325,7 @@ def test_callable_activation_returning_nan_or_inf_is_refused():
 
 
 def test_overflowing_weight_scale_names_weight_scale():
-    """Review D24: weight_scale=1e200 with Gaussian nodes gave a bare OverflowError."""
+    """weight_scale=1e200 with Gaussian nodes: a ValueError naming it, not an OverflowError."""
     X, y = _regression_data(50)
     for activation, scale in (("gaussian", 1e200), ("multiquadric", 1e-320)):
         with pytest.raises(ValueError, match=re.escape(
@@ -341,7 +341,7 @@ def test_overflowing_weight_scale_names_weight_scale():
 
 
 def test_absurd_n_hidden_names_n_hidden():
-    """Review D24: numpy's MemoryError named no parameter."""
+    """A MemoryError names the parameter that asked for the memory."""
     X, y = _regression_data(20)
     for activation in ("sigmoid", "gaussian"):
         with pytest.raises(MemoryError, match=r"n_hidden=1000000000000 asks for more memory "
@@ -350,7 +350,7 @@ def test_absurd_n_hidden_names_n_hidden():
 
 
 def test_no_predict_proba_and_calibration_gives_one():
-    """Review D22, declined: the outputs are least-squares fits of ±1 codes, not a
+    """No predict_proba: the outputs are least-squares fits of ±1 codes, not a
     probability model (as scikit-learn's RidgeClassifier). Calibration on held-out folds
     (CalibratedClassifierCV on decision_function) gives probabilities that beat the
     class frequencies in log loss."""

@@ -106,7 +106,7 @@ def _dense_V(fastfood):
     H = scipy.linalg.hadamard(d_padded)
     sigma = 1.0 / np.sqrt(2.0 * fastfood.gamma_)
     blocks = []
-    for B, P, G, S in zip(fastfood.B_, fastfood.P_, fastfood.G_, fastfood.S_):
+    for B, P, G, S in zip(fastfood.B_, fastfood.P_, fastfood.G_, fastfood.S_, strict=True):
         Pi = np.eye(d_padded)[P]  # (Pi u)_k = u_{P_k}
         blocks.append(np.diag(S) @ H @ np.diag(G) @ Pi @ H @ np.diag(B)
                       / (sigma * np.sqrt(d_padded)))
@@ -322,7 +322,7 @@ def test_same_seed_same_features_and_float32_draws_the_same_factors():
 
 @pytest.mark.parametrize("variant, D", [("sincos", 64), ("cos", 21)])
 def test_default_dtype_follows_the_input_as_rbf_sampler(variant, D):
-    """Review D23: float32 in, float32 out by default (dtype=None), as RBFSampler; float64
+    """Float32 in, float32 out by default (dtype=None), as RBFSampler; float64
     results are those of dtype=np.float64, bit for bit."""
     from sklearn.kernel_approximation import RBFSampler
     X = np.random.default_rng(10).normal(size=(20, 6))
@@ -344,7 +344,7 @@ def test_default_dtype_follows_the_input_as_rbf_sampler(variant, D):
 
 
 def test_absurd_n_components_names_n_components():
-    """Review D24: numpy's MemoryError named only an array's shape."""
+    """A MemoryError names the parameter that asked for the memory, not only a shape."""
     with pytest.raises(MemoryError, match=r"n_components=1000000000000 asks for more memory "
                                           r"than there is \(Unable to allocate"):
         Fastfood(n_components=10**12).fit(np.zeros((5, 3)))
@@ -443,7 +443,7 @@ def test_bad_input_is_named_before_any_transform_runs(make, X, match, monkeypatc
     def must_not_run(*args):
         raise AssertionError("a transform ran on bad input")
 
-    for name in ("fastfood_numba", "fastfood_project_numpy", "fwht_numpy"):
+    for name in ("_fastfood_numba", "fastfood_numpy", "fastfood_project_numpy", "fwht_numpy"):
         monkeypatch.setattr(ff, name, must_not_run)
     for name in ("fwht_rows_numba", "fwht_numpy"):
         monkeypatch.setattr(hadamard, name, must_not_run)
@@ -459,7 +459,7 @@ def test_bad_input_at_transform_is_named_before_any_transform_runs(X, match, mon
     def must_not_run(*args):
         raise AssertionError("a transform ran on bad input")
 
-    for name in ("fastfood_numba", "fastfood_project_numpy", "fwht_numpy"):
+    for name in ("_fastfood_numba", "fastfood_numpy", "fastfood_project_numpy", "fwht_numpy"):
         monkeypatch.setattr(ff, name, must_not_run)
     for name in ("fwht_rows_numba", "fwht_numpy"):
         monkeypatch.setattr(hadamard, name, must_not_run)

@@ -286,14 +286,14 @@ def test_box_trades_training_fit_for_a_smaller_function():
 # ------------------------------------------------------------------ the defaults and their warnings
 
 def _far_from_zero(seed=0):
-    """The review's D5 reproducer: a linear target near 80."""
+    """A linear target near 80: far from 0, where a box without intercept fails."""
     rng = np.random.default_rng(seed)
     X = rng.normal(size=(500, 5))
     return X, 80 + X @ rng.normal(size=5)
 
 
 def test_default_regressor_fits_a_target_far_from_zero():
-    """Review D5: C=10, no intercept gave R^2 -746 with all 100 weights on the box."""
+    """The defaults (an intercept, C='auto') fit it; C=10 without intercept would not."""
     X, y = _far_from_zero()
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # neither the box nor the scale warns
@@ -332,7 +332,7 @@ def test_auto_box_follows_the_targets_scale():
 
 
 def test_default_classifier_is_the_log_loss_with_an_intercept():
-    """Review D5: on 90/10 classes the former defaults predicted the majority class."""
+    """On 90/10 classes the defaults do not predict the majority class only."""
     X, y = make_classification(n_samples=3000, n_features=10, n_informative=5, weights=[0.9],
                                flip_y=0.02, random_state=0)
     train, test = slice(0, 1500), slice(1500, None)
@@ -360,7 +360,7 @@ def test_kernel_exponent_is_gamma_times_the_mean_pairwise_distance():
 
 @pytest.mark.parametrize("feature", FEATURES)
 def test_a_column_of_a_much_larger_scale_warns(feature):
-    """Review D19: one column times 1e6 sends the sinks to noise; say so, name the cure."""
+    """One column times 1e6 sends the sinks to noise; say so, name the cure."""
     X, y = _classification(n=200, d=5)
     X = (X - X.mean(axis=0)) / X.std(axis=0)
     kw = dict(n_components=20, feature=feature, random_state=0)
@@ -448,8 +448,8 @@ def _wait_for_line(child, expected, timeout=120):
 @pytest.mark.parametrize("loss, n, started", [("log", 20_000, "fitting"),
                                               ("hinge", 10_000, "in HiGHS")])
 def test_ctrl_c_stops_a_fit_within_seconds(loss, n, started):
-    """Issue 22: SIGINT (Ctrl-C, Jupyter's interrupt) stops the L-BFGS-B fit, and the HiGHS
-    LP (review: ignored for 20 s and more), within a second or two; the exit is timed. The
+    """SIGINT (Ctrl-C, Jupyter's interrupt) stops the L-BFGS-B fit, and the HiGHS LP (which
+    alone ignores signals until it returns), within a second or two; the exit is timed. The
     hinge's signal is sent once HiGHS runs (its LP of 10 000 rows takes tens of seconds)."""
     import scipy.optimize._linprog_highs as linprog_highs
 

@@ -11,7 +11,8 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 
 import lsl_lib.nystroem as ny
 from lsl_lib.datasets import load_digits
-from lsl_lib.kernels import INNER_PRODUCT_KERNELS, KERNELS, kernel_matrix
+from lsl_lib._core.kernel_loops import INNER_PRODUCT_KERNELS, KERNELS
+from lsl_lib.kernels import kernel_matrix
 from lsl_lib.nystroem import Nystroem
 from lsl_lib.random_features import kernel_approximation_error
 
@@ -206,6 +207,9 @@ def test_more_components_than_samples_warns_and_caps():
     with pytest.warns(UserWarning, match="n_components=50"):
         Z = Nystroem(n_components=50, random_state=0).fit_transform(X)
     assert Z.shape == (30, 30)
+    with pytest.warns(UserWarning, match="n_components=50") as record:
+        Nystroem(n_components=50, random_state=0).fit(X)
+    assert record[0].filename == __file__  # the warning names the caller's line
 
 
 def test_gamma_none_is_one_over_d():
@@ -303,8 +307,9 @@ def test_defaults_are_scikit_learns_and_as_good_on_digits():
         errors[name] = np.mean([kernel_approximation_error(
             make(random_state=seed), X_train, kernel="gaussian", gamma=gamma, degree=3, coef0=1.0)
             ["relative_frobenius"] for seed in range(3)])
-        accuracy[name] = np.mean([make_pipeline(make(random_state=seed), LinearSVC(C=1.0, random_state=0))
-                                  .fit(X_train, y_train).score(X_test, y_test) for seed in range(3)])
+        accuracy[name] = np.mean([
+            make_pipeline(make(random_state=seed), LinearSVC(C=1.0, random_state=0))
+            .fit(X_train, y_train).score(X_test, y_test) for seed in range(3)])
     assert errors["lsl"] < 0.01  # 100 landmarks of 1257 points: within 1 % of ||K||_F
     assert errors["lsl"] == pytest.approx(errors["sklearn"], rel=0.1)
     assert accuracy["lsl"] > 0.95

@@ -229,7 +229,7 @@ def _id_python(x, pitches, shifts, p):
     """The module's hash of grid p in Python integers:
     sum_j mix(c_j + (p d + j + 1) phi) mod 2^64."""
     total, d = 0, len(x)
-    for j, (xj, pitch, shift) in enumerate(zip(x, pitches, shifts)):
+    for j, (xj, pitch, shift) in enumerate(zip(x, pitches, shifts, strict=True)):
         c = int(np.floor((xj - shift) / pitch)) % _M64  # two's complement
         key = (p * d + j + 1) * 0x9E3779B97F4A7C15
         total = (total + _mix_python((c + key) % _M64)) % _M64
@@ -305,7 +305,7 @@ def test_numpy_reference_is_the_same_in_any_block_size(monkeypatch):
     pitches, shifts = draw_grids(9, 30, 0.5, np.random.default_rng(6))
     dense, csr = (bin_indices(X, pitches, shifts, backend="numpy"),
                   bin_indices(sp.csr_matrix(X), pitches, shifts, backend="numpy"))
-    monkeypatch.setattr(rb, "BLOCK_ELEMENTS", 100)  # blocks of one row / one grid
+    monkeypatch.setattr(rb, "_BLOCK_ELEMENTS", 100)  # blocks of one row / one grid
     np.testing.assert_array_equal(bin_indices(X, pitches, shifts, backend="numpy"), dense)
     np.testing.assert_array_equal(bin_indices(sp.csr_matrix(X), pitches, shifts,
                                               backend="numpy"), csr)
@@ -395,7 +395,7 @@ def test_checks_setting_n_components_to_one_fail_for_that(estimator):
 
 @pytest.mark.parametrize("n_components", [None, 250])
 def test_default_dtype_follows_the_input(n_components):
-    """Review D23: float32 in, float32 values out by default (dtype=None); float64 results
+    """Float32 in, float32 values out by default (dtype=None); float64 results
     are those of dtype=np.float64."""
     X = np.random.default_rng(0).normal(size=(40, 4))
     X32 = X.astype(np.float32)
@@ -412,14 +412,14 @@ def test_default_dtype_follows_the_input(n_components):
 
 
 def test_absurd_n_grids_names_n_grids():
-    """Review D24: numpy's MemoryError named only an array's shape."""
+    """A MemoryError names the parameter that asked for the memory, not only a shape."""
     with pytest.raises(MemoryError, match=r"n_grids=1000000000000 asks for more memory "
                                           r"than there is \(Unable to allocate"):
         RandomBinningFeatures(n_grids=10**12).fit(np.zeros((5, 3)))
 
 
 def test_dense_output_and_pandas_output():
-    """Review D23: set_output(transform='pandas') on the sparse output gave scikit-learn's
+    """set_output(transform='pandas') on the sparse output gave scikit-learn's
     generic error; now a clear one, before any work, and sparse_output=False gives a dense
     array (and so a DataFrame)."""
     pd = pytest.importorskip("pandas")

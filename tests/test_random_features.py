@@ -17,9 +17,9 @@ from sklearn.utils import estimator_checks
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 import lsl_lib.random_features as rf
-from lsl_lib.fastfood import fwht
+from lsl_lib._core.features import block_sizes, n_frequencies
+from lsl_lib._core.hadamard import fwht
 from lsl_lib.kernels import PolynomialFeatureMap, kernel_matrix
-from lsl_lib._core.validation import block_sizes, n_frequencies
 from lsl_lib.random_features import (OrthogonalRandomFeatures, RandomFourierFeatures,
                                      kernel_approximation_error, orf_variance, rff_variance)
 
@@ -96,7 +96,7 @@ def test_variance_of_sincos_and_cos_matches_sutherland_schneider():
         = cos(w.delta) + cos(w.(x + y) + 2b); with b uniform the cross term has mean 0
         and E[cos^2(w.(x+y) + 2b)] = 1/2, so E[t^2] = 1/2 + k2/2 + 1/2 and
         Var = (1 + k2/2 - k^2) / D.
-    Both are the issue's formulas (and Sutherland and Schneider 2015's). The cos
+    Both are Sutherland and Schneider's (2015) formulas. The cos
     variance exceeds the sincos one by (k^2 - k^4/2)/D > 0.
     """
     gamma, D = 0.5, 8
@@ -109,8 +109,8 @@ def test_variance_of_sincos_and_cos_matches_sutherland_schneider():
                               ("cos", (1 + k ** 4 / 2 - k ** 2) / D)]:
         np.testing.assert_allclose(rff_variance(z, D, variant), expected, rtol=1e-12)
         expected = rff_variance(z, D, variant)
-        est = _estimates(lambda s: RandomFourierFeatures(D, gamma=gamma, variant=variant,
-                                                         random_state=s), X, 2000)
+        est = _estimates(lambda s, variant=variant: RandomFourierFeatures(
+            D, gamma=gamma, variant=variant, random_state=s), X, 2000)
         var, se = _variance_and_se(est)
         np.testing.assert_array_less(np.abs(var - expected), N_SE * se)
         variances[variant] = var, se
@@ -439,8 +439,8 @@ def test_sorf_bias_vanishes_as_d_grows():
     is within 4 SE + 0.005 of k; at d = 8 and z = 2 it is visibly off (~0.08)."""
     for d, z, biased in [(128, np.array([0.5, 1.0]), False), (8, np.array([2.0]), True)]:
         X = _points_at(np.exp(-z ** 2 / 2), 0.5, d)
-        est = _estimates(lambda s: OrthogonalRandomFeatures(2 * d, gamma=0.5, structured=True,
-                                                            random_state=s), X, 200)
+        est = _estimates(lambda s, d=d: OrthogonalRandomFeatures(
+            2 * d, gamma=0.5, structured=True, random_state=s), X, 200)
         mean, se = _mean_and_se(est)
         off = np.abs(mean - np.exp(-z ** 2 / 2)) > N_SE * se + 0.005
         assert np.all(off) if biased else not np.any(off)
@@ -500,6 +500,20 @@ def test_compiled_trig_gives_numpys_features(make, sparse):
                                   make(random_state=2, backend="numpy").fit(X32).transform(X32))
 
 
+@pytest.mark.parametrize("variant", ["sincos", "cos"])
+def test_trig_features_reference_and_compiled_twin_agree(variant):
+    """The pair by name: trig_features_numpy and _trig_features_numba map the same
+    projections (the right half of Z for 'sincos') to the same features, to 2 ulp."""
+    rng = np.random.default_rng(5)
+    Z = rng.normal(scale=4.0, size=(9, 14))
+    offsets = rng.uniform(0.0, 2.0 * np.pi, size=14) if variant == "cos" else np.empty(0)
+    expected = rf.trig_features_numpy(Z.copy(), offsets, 0.25)
+    compiled = Z.copy()
+    rf._trig_features_numba(compiled, offsets, 0.25)
+    np.testing.assert_allclose(compiled, expected, rtol=0, atol=2 * np.spacing(0.25))
+    assert np.abs(expected).max() <= 0.25 and np.abs(expected).max() > 0.2
+
+
 def _rbf_sampler_dtype(fit_dtype, transform_dtype):
     """The output dtype of scikit-learn's RBFSampler for these input dtypes."""
     from sklearn.kernel_approximation import RBFSampler
@@ -515,7 +529,7 @@ def _rbf_sampler_dtype(fit_dtype, transform_dtype):
     lambda **kw: OrthogonalRandomFeatures(32, structured=True, variant="cos", **kw),
 ])
 def test_default_dtype_follows_the_input_as_rbf_sampler(make):
-    """Review D23: float32 in, float32 out by default (dtype=None), as RBFSampler and lsl's
+    """Float32 in, float32 out by default (dtype=None), as RBFSampler and lsl's
     Nystroem; float64 results are those of dtype=np.float64, bit for bit."""
     X = np.random.default_rng(0).normal(size=(30, 5))
     X32 = X.astype(np.float32)
@@ -547,7 +561,7 @@ def test_default_dtype_follows_the_input_as_rbf_sampler(make):
     lambda: OrthogonalRandomFeatures(10**12, structured=True),
 ])
 def test_absurd_n_components_names_n_components(make):
-    """Review D24: numpy's MemoryError named only an array's shape."""
+    """A MemoryError names the parameter that asked for the memory, not only a shape."""
     with pytest.raises(MemoryError, match=r"n_components=1000000000000 asks for more memory "
                                           r"than there is \(Unable to allocate"):
         make().fit(np.zeros((5, 3)))

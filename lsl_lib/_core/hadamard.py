@@ -6,12 +6,14 @@ The Hadamard matrices of Sylvester's construction, :math:`H_1 = (1)`,
 :math:`d/2` butterflies :math:`(a, b) \mapsto (a + b, a - b)`. :mod:`lsl_lib.fastfood`
 teaches it and re-exports :func:`fwht`.
 
-=================  ======================  =========================
-butterflies        reference               compiled
-=================  ======================  =========================
-all rows, width h  :func:`fwht_numpy`      :func:`fwht_rows_numba`
-one row            (the same)              :func:`fwht_row_numba`
-=================  ======================  =========================
+=====================================  ==================  =======================
+the paper's line                       reference           compiled
+=====================================  ==================  =======================
+Fino and Algazi: log2 d stages of d/2  :func:`fwht_numpy`  :func:`fwht_rows_numba`
+butterflies (a, b) -> (a + b, a - b),
+all rows at once
+the same on one row                    (the same)          :func:`fwht_row_numba`
+=====================================  ==================  =======================
 """
 import numpy as np
 

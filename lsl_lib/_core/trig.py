@@ -2,8 +2,9 @@ r"""Cosine and sine in compiled loops that the compiler vectorises.
 
 Random-feature maps spend most of their time in :math:`\cos` and :math:`\sin` of the
 projections. numpy and the C library evaluate them one call per element; the loops here
-run a branch-free polynomial in SIMD lanes (about 4 times faster on this project's
-machines, the same values to 2 ulp). Every compiled random-feature path uses them:
+run a branch-free polynomial in SIMD lanes, to the same values within 2 ulp (measured
+against numpy's in benchmarks/README.md, §Kernel approximation). Every compiled
+random-feature path uses them:
 :mod:`lsl_lib.random_features` (RFF, ORF, SORF), :mod:`lsl_lib.fastfood` and
 :mod:`lsl_lib.doubly_stochastic`. Their numpy references call ``np.cos`` and ``np.sin``.
 
@@ -19,6 +20,19 @@ With :math:`x = k\frac\pi2 + r`, :math:`|r| \le \frac\pi4` (Cody and Waite's red
 
 Beyond :data:`REDUCTION_LIMIT` (:math:`2^{19}\frac\pi2`, where the reduction stops being
 exact) the loops call the C library for the few such entries.
+
+The references are numpy's ``np.cos`` and ``np.sin``; the compiled functions, named
+``<name>_numba`` (private package: no leading underscore), pair with them:
+
+====================================  ========================  ============================
+what                                  reference                 compiled
+====================================  ========================  ============================
+:math:`(\cos x, \sin x)` of a scalar  ``np.cos``, ``np.sin``    :func:`cos_sin_numba`
+:math:`s \cos t_j` of a 1-D array     ``s * np.cos(t)``         :func:`cos_scaled_numba`
+:math:`s \cos t_j, s \sin t_j`        the same, and ``np.sin``  :func:`cos_sin_scaled_numba`
+the tile loop of the two above        (none)                    :func:`trig_scaled_numba`
+some :math:`|t_j|` beyond the limit   no reference: a check     :func:`beyond_limit_numba`
+====================================  ========================  ============================
 
 References
 ----------
@@ -51,7 +65,7 @@ _S1, _S2, _S3, _S4, _S5, _S6 = (-1.66666666666666324348e-01, 8.33333333332248946
 
 
 @jit
-def cos_sin(x):
+def cos_sin_numba(x):
     r"""``(cos(x), sin(x))`` for :math:`|x| \le` :data:`REDUCTION_LIMIT`, within 2 ulp of
     the C library's (1e-30 absolute next to their zeros), branch-free."""
     k = math.floor(x * _INV_PIO2 + 0.5)
@@ -68,7 +82,8 @@ def cos_sin(x):
 
 
 @jit
-def _beyond_limit(t):
+def beyond_limit_numba(t):
+    """True when some :math:`|t_j|` exceeds :data:`REDUCTION_LIMIT` (the slow path)."""
     for j in range(t.shape[0]):
         if abs(t[j]) > REDUCTION_LIMIT:
             return True
@@ -81,37 +96,20 @@ TILE = 256
 
 
 @jit
-def cos_scaled(t, scale, out):
-    """``out[j] = scale * cos(t[j])`` for the 1-D ``t``; ``out`` may be ``t``."""
+def trig_scaled_numba(t, scale, cos_out, sin_out, with_sin):
+    """``cos_out[j] = scale * cos(t[j])`` and, if ``with_sin``, ``sin_out[j] = scale *
+    sin(t[j])`` for the 1-D ``t``; either output may be ``t`` (the loop of the two below)."""
     n = t.shape[0]
-    if _beyond_limit(t):  # rare (heavy-tailed frequencies on unscaled data)
-        for j in range(n):
-            x = np.float64(t[j])
-            out[j] = scale * (math.cos(x) if abs(x) > REDUCTION_LIMIT else cos_sin(x)[0])
-        return
-    buffer = np.empty(TILE)
-    for start in range(0, n, TILE):
-        width = min(TILE, n - start)
-        for j in range(width):
-            buffer[j] = t[start + j]
-        for j in range(width):
-            out[start + j] = scale * cos_sin(buffer[j])[0]
-
-
-@jit
-def cos_sin_scaled(t, scale, cos_out, sin_out):
-    """``cos_out[j] = scale * cos(t[j])``, ``sin_out[j] = scale * sin(t[j])`` for the 1-D
-    ``t``; either output may be ``t``."""
-    n = t.shape[0]
-    if _beyond_limit(t):
+    if beyond_limit_numba(t):  # rare (heavy-tailed frequencies on unscaled data)
         for j in range(n):
             x = np.float64(t[j])
             if abs(x) > REDUCTION_LIMIT:
                 c, s = math.cos(x), math.sin(x)
             else:
-                c, s = cos_sin(x)
+                c, s = cos_sin_numba(x)
             cos_out[j] = scale * c
-            sin_out[j] = scale * s
+            if with_sin:
+                sin_out[j] = scale * s
         return
     buffer = np.empty(TILE)
     for start in range(0, n, TILE):
@@ -119,6 +117,26 @@ def cos_sin_scaled(t, scale, cos_out, sin_out):
         for j in range(width):
             buffer[j] = t[start + j]
         for j in range(width):
-            c, s = cos_sin(buffer[j])
+            c, s = cos_sin_numba(buffer[j])
             cos_out[start + j] = scale * c
-            sin_out[start + j] = scale * s
+            if with_sin:
+                sin_out[start + j] = scale * s
+
+
+@jit
+def cos_scaled_numba(t, scale, out):
+    """``out[j] = scale * cos(t[j])`` for the 1-D ``t``; ``out`` may be ``t``."""
+    trig_scaled_numba(t, scale, out, out, False)
+
+
+@jit
+def cos_sin_scaled_numba(t, scale, cos_out, sin_out):
+    """``cos_out[j] = scale * cos(t[j])``, ``sin_out[j] = scale * sin(t[j])`` for the 1-D
+    ``t``; either output may be ``t``."""
+    trig_scaled_numba(t, scale, cos_out, sin_out, True)
+
+
+# The names before the naming rule, kept until their last importers
+# (lsl_lib/doubly_stochastic.py, tests/test_core.py) use the new ones.
+cos_scaled = cos_scaled_numba
+cos_sin_scaled = cos_sin_scaled_numba

@@ -103,6 +103,27 @@ def _mark_support(ax, estimator, n_samples=None, max_area=160.0):
                linewidths=0.8, label=f"α ≠ 0: {len(support)}{of} (area ∝ |α|)")
 
 
+def _percent_curves(ax, x, curves, spread, **style):
+    """One line per label of ``curves``, in percent: the mean over runs of rates in [0, 1]
+    (shape (runs, points), or (points,) for one run), and, over several runs, their spread:
+    ``'se'`` error bars of one standard error, ``'range'`` a band from the smallest run to
+    the largest. Line k has the colour ``'Ck'``; ``style`` goes to the line."""
+    for k, (label, rates) in enumerate(curves.items()):
+        values = 100 * np.atleast_2d(np.asarray(rates, dtype=float))
+        n_runs = values.shape[0]
+        if spread == "se":
+            error = values.std(axis=0, ddof=1) / np.sqrt(n_runs) if n_runs > 1 else None
+            ax.errorbar(x, values.mean(axis=0), yerr=error, color=f"C{k}", **style,
+                        label=f"{label} (mean ± s.e. of {n_runs} seeds)" if n_runs > 1
+                        else label)
+            continue
+        mean, low, high, _ = _mean_and_band(values, (0, 100))  # the smallest, the largest
+        line, = ax.plot(x, mean, color=f"C{k}", **style,
+                        label=f"{label} (mean of {n_runs})" if n_runs > 1 else label)
+        if n_runs > 1:
+            ax.fill_between(x, low, high, color=line.get_color(), alpha=0.2, linewidth=0)
+
+
 def _mean_and_band(values, band):
     """Mean over runs and the ``band`` percentiles of a (runs, points) array (1-D: one run)."""
     values = np.atleast_2d(np.asarray(values, dtype=float))

@@ -4,7 +4,8 @@ accuracy of two random feature maps against their width."""
 import numpy as np
 from matplotlib.ticker import NullFormatter
 
-from lsl_lib._plotting._base import _mean_and_band, _readable_log_ticks, new_figure
+from lsl_lib._plotting._base import (_mean_and_band, _percent_curves, _readable_log_ticks,
+                                     new_figure)
 
 
 def _log_axis_ticks(axis, values):
@@ -35,7 +36,7 @@ def plot_activations(z, values, *, formulas=None, xlabel="a·x + b   (RBF: x −
     """
     z = np.asarray(z, dtype=float)
     fig, axes = new_figure(len(values), width=2.8, height=2.3)
-    for k, (ax, (name, g)) in enumerate(zip(axes, values.items())):
+    for k, (ax, (name, g)) in enumerate(zip(axes, values.items(), strict=True)):
         ax.plot(z, np.asarray(g, dtype=float), color=f"C{k}", lw=2.2)
         ax.axhline(0.0, color="0.6", lw=0.8)
         ax.axvline(0.0, color="0.6", lw=0.8)
@@ -223,13 +224,7 @@ def plot_accuracy_against_width(widths, accuracy, *, xlabel="width", title=None)
     """
     widths = np.asarray(widths, dtype=float)
     fig, (ax,) = new_figure(width=6.4, height=4.0)
-    for k, (label, values) in enumerate(accuracy.items()):
-        values = 100 * np.atleast_2d(np.asarray(values, dtype=float))
-        n_seeds = values.shape[0]
-        error = values.std(axis=0, ddof=1) / np.sqrt(n_seeds) if n_seeds > 1 else None
-        ax.errorbar(widths, values.mean(axis=0), yerr=error, marker="o", ms=5, lw=2, capsize=4,
-                    color=f"C{k}", label=f"{label} (mean ± s.e. of {n_seeds} seeds)"
-                    if n_seeds > 1 else label)
+    _percent_curves(ax, widths, accuracy, "se", marker="o", ms=5, lw=2, capsize=4)
     ax.set_xscale("log")
     ax.set_xticks(widths, [f"{v:g}" for v in widths])
     ax.xaxis.set_minor_formatter(NullFormatter())

@@ -5,13 +5,18 @@ grows, beside the published and the benchmarked results."""
 import numpy as np
 from matplotlib.ticker import NullFormatter
 
-from lsl_lib._plotting._base import _readable_log_ticks, new_figure
+from lsl_lib._plotting._base import _percent_curves, _readable_log_ticks, new_figure
 
 __all__ = ["plot_binning_kernel", "plot_binning_against_fourier"]
 
 
-def _legend_well_below(ax, ncols):
-    """A legend under the axis, low enough to clear a two-line tick-and-label strip."""
+def _label_panel(ax, xlabel, ylabel, title, ncols):
+    """Labels, title and grid of a panel, and its legend under the axis, low enough to clear
+    a two-line tick-and-label strip."""
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title, fontsize="medium")
+    ax.grid(True, alpha=0.3)
     ax.legend(fontsize="small", loc="upper center", bbox_to_anchor=(0.5, -0.2), ncols=ncols,
               frameon=False)
 
@@ -53,11 +58,7 @@ def plot_binning_kernel(delta, gamma, pitches, estimates, *, hat_pitches=None):
               label=f"{len(pitches):,} drawn pitches")
     left.plot(grid, gamma ** 2 * grid * np.exp(-gamma * grid), color="k", lw=2,
               label="p(δ) = γ²δ e^(−γδ) = δ k″(δ)")
-    left.set_xlabel("pitch δ")
-    left.set_ylabel("density")
-    left.set_title("pitch density: Gamma(2, 1/γ)", fontsize="medium")
-    left.grid(True, alpha=0.3)
-    _legend_well_below(left, ncols=1)
+    _label_panel(left, "pitch δ", "density", "pitch density: Gamma(2, 1/γ)", ncols=1)
 
     hat_pitches = (0.5 / gamma, 2.0 / gamma, 5.0 / gamma) if hat_pitches is None else hat_pitches
     for k, pitch in enumerate(hat_pitches):
@@ -66,21 +67,15 @@ def plot_binning_kernel(delta, gamma, pitches, estimates, *, hat_pitches=None):
     mix = np.maximum(0.0, 1.0 - np.abs(delta)[:, None] / pitches[None, :]).mean(axis=1)
     middle.plot(delta, mix, color="C0", lw=3.2, label="average over the drawn δ")
     middle.plot(delta, kernel, color="k", ls="--", lw=1.8, label="e^(−γ|Δ|)")
-    middle.set_xlabel("distance Δ on one axis")
-    middle.set_ylabel("P(same cell)")
-    middle.set_title("hat functions and their average", fontsize="medium")
-    middle.grid(True, alpha=0.3)
-    _legend_well_below(middle, ncols=2)
+    _label_panel(middle, "distance Δ on one axis", "P(same cell)",
+                 "hat functions and their average", ncols=2)
 
     for k, (label, values) in enumerate(estimates.items()):
         right.plot(delta, np.asarray(values, dtype=float), color=f"C{k + 4}", lw=2.2 - 0.4 * k,
                    drawstyle="steps-mid", label=label)
     right.plot(delta, kernel, color="k", ls="--", lw=1.8, label="e^(−γ|Δ|)")
-    right.set_xlabel("distance Δ on one axis")
-    right.set_ylabel("z(0)ᵀz(Δ)")
-    right.set_title("P grids: the share of cells in common", fontsize="medium")
-    right.grid(True, alpha=0.3)
-    _legend_well_below(right, ncols=2)
+    _label_panel(right, "distance Δ on one axis", "z(0)ᵀz(Δ)",
+                 "P grids: the share of cells in common", ncols=2)
     for ax in (middle, right):
         ax.set_ylim(-0.03, 1.05)
     return fig
@@ -109,14 +104,7 @@ def plot_binning_against_fourier(n_values, errors, *, references=None, title=Non
     """
     n_values = np.asarray(n_values, dtype=float)
     fig, (ax,) = new_figure(width=9.0, height=5.6)
-    for k, (label, values) in enumerate(errors.items()):
-        values = 100 * np.atleast_2d(np.asarray(values, dtype=float))
-        line, = ax.plot(n_values, values.mean(axis=0), marker="o", ms=5, lw=2.2, color=f"C{k}",
-                        label=f"{label} (mean of {values.shape[0]})" if values.shape[0] > 1
-                        else label)
-        if values.shape[0] > 1:
-            ax.fill_between(n_values, values.min(axis=0), values.max(axis=0),
-                            color=line.get_color(), alpha=0.2, linewidth=0)
+    _percent_curves(ax, n_values, errors, "range", marker="o", ms=5, lw=2.2)
     markers = iter("s^Dvp*")
     for label, n, error, color in references or ():
         ax.plot(np.atleast_1d(n), 100 * np.atleast_1d(np.asarray(error, dtype=float)),
