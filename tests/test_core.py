@@ -12,7 +12,7 @@ from lsl_lib._core.random import check_random_state
 from lsl_lib._core.sampling import sample_indices
 from lsl_lib._core.scores import labels_from_scores, one_vs_rest_probabilities
 from lsl_lib._core.trace import Trace
-from lsl_lib._core.validation import check_block_features
+from lsl_lib._core.features import check_block_features
 
 
 @pytest.mark.parametrize("sampling", ["iid", "permutation", "reshuffle"])
@@ -114,7 +114,7 @@ def test_every_topic_module_is_a_lazy_submodule_of_lsl_lib():
     for name in topics:
         assert getattr(lsl_lib, name).__name__ == f"lsl_lib.{name}"
     with pytest.raises(AttributeError, match="no attribute 'nothing'"):
-        lsl_lib.nothing
+        _ = lsl_lib.nothing
 
 
 # ---------------------------------------------------------------- scores
@@ -171,7 +171,7 @@ def test_run_chunks_covers_every_unit_once_and_records_on_the_boundaries(record_
     done, chunks, records = _run(50, record_every)
     assert done == 50
     assert chunks[0] == (0, 1) and chunks[-1][1] == 50
-    assert all(a[1] == b[0] and a[0] < a[1] for a, b in zip(chunks, chunks[1:]))
+    assert all(a[1] == b[0] and a[0] < a[1] for a, b in zip(chunks, chunks[1:], strict=False))
     if record_every is None:
         assert records == []
     else:  # at 0, at every multiple of record_every, and at the end
@@ -184,7 +184,7 @@ def test_run_chunks_grow_at_most_eightfold_and_shrink_to_the_target(monkeypatch)
     _, chunks, _ = _run(10_000)  # chunks far below CHUNK_SECONDS: eightfold growth
     sizes = [b - a for a, b in chunks]
     assert run_loop.CHUNK_GROWTH == 8 and sizes == [1, 8, 64, 512, 4096, 10_000 - 4681]
-    assert all(b <= 8 * a for a, b in zip(sizes, sizes[1:-1]))
+    assert all(b <= 8 * a for a, b in zip(sizes, sizes[1:-1], strict=False))
     monkeypatch.setattr(run_loop, "CHUNK_SECONDS", 0.0)  # any chunk is too long: one unit each
     _, chunks, _ = _run(20)
     assert [b - a for a, b in chunks] == [1] * 20
@@ -347,7 +347,7 @@ def test_balanced_one_vs_rest_weights_count_the_sample_weights():
 
 # ---------------------------------------------------------------- cos and sin of the compiled paths
 
-from lsl_lib._core.trig import REDUCTION_LIMIT, TILE, cos_scaled, cos_sin_scaled  # noqa: E402
+from lsl_lib._core.trig import REDUCTION_LIMIT, TILE, cos_scaled_numba, cos_sin_scaled_numba  # noqa: E402
 
 
 def _arguments():
@@ -363,13 +363,13 @@ def test_compiled_cos_sin_are_the_c_librarys_to_2_ulp():
     sin: 2 ulp of the result, or 1e-30 next to their zeros (the reduction's error)."""
     t = _arguments()
     c, s, c_only = np.empty_like(t), np.empty_like(t), np.empty_like(t)
-    cos_sin_scaled(t, 1.0, c, s)
-    cos_scaled(t, 1.0, c_only)
+    cos_sin_scaled_numba(t, 1.0, c, s)
+    cos_scaled_numba(t, 1.0, c_only)
     for ours, theirs in ((c, np.cos(t)), (s, np.sin(t)), (c_only, np.cos(t))):
         assert np.all(np.abs(ours - theirs) <= np.maximum(2 * np.spacing(np.abs(theirs)), 1e-30))
     np.testing.assert_array_equal(c_only, c)
     c3, s3 = np.empty_like(t), np.empty_like(t)
-    cos_sin_scaled(t, 3.0, c3, s3)
+    cos_sin_scaled_numba(t, 3.0, c3, s3)
     np.testing.assert_array_equal(c3, 3.0 * c)  # the scale is one product
     np.testing.assert_array_equal(s3, 3.0 * s)
 
@@ -380,18 +380,18 @@ def test_compiled_cos_sin_in_place_and_beyond_the_reduction():
     cos and sin there (exactly numpy's) and the polynomial elsewhere."""
     t = _arguments()[: 3 * TILE + 7]
     expected_c, expected_s = np.empty_like(t), np.empty_like(t)
-    cos_sin_scaled(t, 2.0, expected_c, expected_s)
+    cos_sin_scaled_numba(t, 2.0, expected_c, expected_s)
     v = t.copy()
-    cos_scaled(v, 2.0, v)
+    cos_scaled_numba(v, 2.0, v)
     np.testing.assert_array_equal(v, expected_c)
     c, v = np.empty_like(t), t.copy()
-    cos_sin_scaled(v, 2.0, c, v)
+    cos_sin_scaled_numba(v, 2.0, c, v)
     np.testing.assert_array_equal(c, expected_c)
     np.testing.assert_array_equal(v, expected_s)
     big = np.array([1.5 * REDUCTION_LIMIT, -1e12, 3e300, 0.5, -30.0])
     c, s, c_only = np.empty_like(big), np.empty_like(big), big.copy()
-    cos_sin_scaled(big, 2.0, c, s)
-    cos_scaled(c_only, 2.0, c_only)
+    cos_sin_scaled_numba(big, 2.0, c, s)
+    cos_scaled_numba(c_only, 2.0, c_only)
     np.testing.assert_array_equal(c[:3], 2.0 * np.cos(big[:3]))
     np.testing.assert_array_equal(s[:3], 2.0 * np.sin(big[:3]))
     np.testing.assert_array_equal(c_only, c)

@@ -134,9 +134,3 @@ def cos_sin_scaled_numba(t, scale, cos_out, sin_out):
     """``cos_out[j] = scale * cos(t[j])``, ``sin_out[j] = scale * sin(t[j])`` for the 1-D
     ``t``; either output may be ``t``."""
     trig_scaled_numba(t, scale, cos_out, sin_out, True)
-
-
-# The names before the naming rule, kept until their last importers
-# (lsl_lib/doubly_stochastic.py, tests/test_core.py) use the new ones.
-cos_scaled = cos_scaled_numba
-cos_sin_scaled = cos_sin_scaled_numba

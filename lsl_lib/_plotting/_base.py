@@ -81,7 +81,8 @@ def _count_on_twin_axis(ax, x, counts, label, ylabel, top=None):
     twin.set_ylabel(ylabel, color="C2")
     twin.tick_params(axis="y", colors="C2")
     twin.set_ylim(0, top)
-    return [a + b for a, b in zip(ax.get_legend_handles_labels(), twin.get_legend_handles_labels())]
+    return [a + b for a, b in zip(ax.get_legend_handles_labels(), twin.get_legend_handles_labels(),
+                                  strict=True)]
 
 
 def _mark_support(ax, estimator, n_samples=None, max_area=160.0):
@@ -161,7 +162,7 @@ def plot_convergence(histories, x="iteration", y=("suboptimality", "test_error")
     """
     ys = [y] if isinstance(y, str) else list(y)
     fig, axes = new_figure(len(ys))
-    for ax, column in zip(axes, ys):
+    for ax, column in zip(axes, ys, strict=True):
         for label, runs in histories.items():
             runs = [runs] if isinstance(runs, dict) else runs
             mean, low, high, n_runs = _mean_and_band([h[column] for h in runs], band)

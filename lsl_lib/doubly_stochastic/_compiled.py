@@ -10,7 +10,7 @@ import numpy as np
 from lsl_lib._core.backend import jit
 from lsl_lib._core.kernel_loops import GAUSSIAN, LAPLACIAN
 from lsl_lib._core.random import box_muller_numba, counter_uniforms_numba, stream_key_numba
-from lsl_lib._core.trig import cos_scaled
+from lsl_lib._core.trig import cos_scaled_numba
 from lsl_lib.doubly_stochastic._reference import NEWTON_JITTER
 from lsl_lib._core.loss_derivatives import LOG, score_derivative_numba
 
@@ -97,7 +97,7 @@ def _block_features_numba(data, cols, indptr, d, rows, Xb, W, b, phi):
     the block's frequencies given, into ``phi`` (k, B, C order): the projections of a dense
     X by one product ``Xb @ W`` of its gathered rows (:func:`_gather_rows_numba`; BLAS), of
     a CSR X row by row (:func:`_row_projections_numba`); then the phases, and the
-    cosines of all k B entries in one loop (:func:`lsl_lib._core.trig.cos_scaled`)."""
+    cosines of all k B entries in one loop (:func:`lsl_lib._core.trig.cos_scaled_numba`)."""
     k, B = phi.shape
     if Xb.shape[0] == k:
         np.dot(Xb, W, phi)
@@ -108,7 +108,7 @@ def _block_features_numba(data, cols, indptr, d, rows, Xb, W, b, phi):
         for c in range(B):
             phi[r, c] += b[c]
     v = phi.reshape(k * B)
-    cos_scaled(v, math.sqrt(2.0 / B), v)
+    cos_scaled_numba(v, math.sqrt(2.0 / B), v)
 
 
 @jit
