@@ -136,7 +136,7 @@ def plot_box_effect(C_values, train_error, test_error, n_active, n_components, K
                     rks_error, rff_error, *, rks_label="kitchen sinks (box C)",
                     rff_label="RFF + ridge", cv_error=None, chosen_C=None,
                     right_title="weighted sums against RFF + ridge"):
-    """What the box buys: errors and active constraints against C (left); test error against
+    r"""What the box buys: errors and active constraints against C (left); test error against
     K beside another learner (right).
 
     Parameters
