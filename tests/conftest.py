@@ -10,6 +10,10 @@ The browser tests (marker ``browser``, tests/test_browser.py) use what is define
 * ``browser``: one headless Chromium for the session (Debian's, at ``/usr/bin/chromium`` unless
   ``LSL_CHROMIUM`` says otherwise); tests using it skip if Chromium or Playwright is missing.
 
+The bad-input tests use ``forbid``: ``forbid(module, *names)`` replaces each named function of
+``module`` (or class) with one raising ``AssertionError("<module>.<name> ran")``, for the rest of
+the test, so that an error must be raised before that code runs.
+
 The figure tests (tests/test_plotting*.py) use ``no_pyplot_figures``: a plotting function must
 build its Figure without pyplot, so none is left behind when a widget redraws.
 
@@ -254,6 +258,22 @@ def browser():
         )  # fmt: skip
         yield chromium
         chromium.close()
+
+
+@pytest.fixture
+def forbid(monkeypatch):
+    """``forbid(module, *names)``: each ``module.name`` raises ``AssertionError`` if it runs
+    (restored after the test, as with ``monkeypatch``)."""
+    def forbid(module, *names):
+        for name in names:
+            monkeypatch.setattr(module, name, _must_not_run(module, name))
+    return forbid
+
+
+def _must_not_run(module, name):
+    def must_not_run(*args, **kwargs):
+        raise AssertionError(f"{module.__name__}.{name} ran")
+    return must_not_run
 
 
 @pytest.fixture

@@ -25,6 +25,7 @@ from lsl_lib._core.kernel_loops import KERNELS
 from lsl_lib.kernels import kernel_matrix
 from lsl_lib.losses import get_loss
 from lsl_lib.random_features import RandomFourierFeatures, draw_frequencies
+from estimator_support import with_nan
 
 KERNEL_LAWS = {"gaussian": lambda g: stats.norm(scale=np.sqrt(2 * g)),
                "laplacian": lambda g: stats.cauchy(scale=g),
@@ -448,7 +449,7 @@ _X, _y = concentric_circles(40, random_state=0)
 
 
 @pytest.mark.parametrize("make,X,y,match", [
-    (lambda: DoublyStochasticClassifier(), np.where(np.eye(40, 2) == 1, np.nan, _X), _y, "NaN"),
+    (lambda: DoublyStochasticClassifier(), with_nan(_X), _y, "NaN"),
     (lambda: DoublyStochasticClassifier(batch_size=4), _X, np.ones(40), "one class"),
     (lambda: DoublyStochasticClassifier(block_size=0), _X, _y, "block_size"),
     (lambda: DoublyStochasticClassifier(theta=0.0), _X, _y, "theta"),
@@ -464,14 +465,10 @@ _X, _y = concentric_circles(40, random_state=0)
     (lambda: DoublyStochasticClassifier(backend="cuda"), _X, _y, "backend"),
     (lambda: DoublyStochasticRegressor(loss="hinge"), _X, _y, "loss"),
 ])
-def test_bad_input_is_named(make, X, y, match, monkeypatch):
+def test_bad_input_is_named(make, X, y, match, forbid):
     import lsl_lib.doubly_stochastic._solver as module
 
-    def must_not_run(*args):
-        raise AssertionError("the solver ran on bad input")
-
-    monkeypatch.setattr(module, "_dsg_numba_chunk", must_not_run)
-    monkeypatch.setattr(module, "dsg_numpy_chunk", must_not_run)
+    forbid(module, "_dsg_numba_chunk", "dsg_numpy_chunk")
     with pytest.raises(ValueError, match=match):
         make().fit(X, y)
 
@@ -635,14 +632,10 @@ def test_real_weights_draw_in_proportion():
     (np.full(40, 0.5), "permutation", "sampling"),
     (np.r_[np.ones(20), np.zeros(20)], "iid", "one class"),
 ])
-def test_bad_sample_weight_is_named(sample_weight, sampling, match, monkeypatch):
+def test_bad_sample_weight_is_named(sample_weight, sampling, match, forbid):
     import lsl_lib.doubly_stochastic._solver as module
 
-    def must_not_run(*args):
-        raise AssertionError("the solver ran on bad input")
-
-    monkeypatch.setattr(module, "_dsg_numba_chunk", must_not_run)
-    monkeypatch.setattr(module, "dsg_numpy_chunk", must_not_run)
+    forbid(module, "_dsg_numba_chunk", "dsg_numpy_chunk")
     y = np.r_[np.ones(20), -np.ones(20)]
     with pytest.raises(ValueError, match=match):
         DoublyStochasticClassifier(sampling=sampling).fit(_X, y, sample_weight=sample_weight)

@@ -28,6 +28,7 @@ from lsl_lib.online_kernel import (
 )
 from lsl_lib.online_kernel._learner import _cached_column_numba
 from lsl_lib.online_kernel._models import _lambda_and_penalty_numba, _worst_violator_numba
+from estimator_support import with_inf, with_nan
 
 L1_MODELS = ("exponential", "l1_svm_l1", "l2_svm_l1")
 Z = [-2.0, 0.3, 0.8, 1.0, 2.5]
@@ -369,8 +370,8 @@ _y3 = np.concatenate([_y, np.full(10, 2)])
 
 
 @pytest.mark.parametrize("kwargs,X,y,match", [
-    ({}, np.where(np.eye(40, 2) == 1, np.nan, _X), _y, "NaN"),
-    ({}, np.where(np.eye(40, 2) == 1, np.inf, _X), _y, "infinity"),
+    ({}, with_nan(_X), _y, "NaN"),
+    ({}, with_inf(_X), _y, "infinity"),
     ({}, _X, _y[:-1], "inconsistent numbers of samples"),
     ({}, _X, np.ones(40), "one class"),
     ({}, np.empty((0, 2)), np.empty(0), "0 sample"),
@@ -390,14 +391,10 @@ _y3 = np.concatenate([_y, np.full(10, 2)])
     (dict(backend="cuda"), _X, _y, "'backend'"),
     (dict(record_every=0), _X, _y, "'record_every'"),
 ])
-def test_bad_input_is_named(kwargs, X, y, match, monkeypatch):
+def test_bad_input_is_named(kwargs, X, y, match, forbid):
     import lsl_lib.online_kernel._learner as module
 
-    def must_not_run(*args):
-        raise AssertionError("the solver ran on bad input")
-
-    monkeypatch.setattr(module, "_online_kernel_numba_chunk", must_not_run)
-    monkeypatch.setattr(module, "online_kernel_numpy_chunk", must_not_run)
+    forbid(module, "_online_kernel_numba_chunk", "online_kernel_numpy_chunk")
     with pytest.raises(ValueError, match=match):
         OnlineKernelClassifier(**kwargs).fit(X, y)
 
@@ -732,14 +729,10 @@ def test_worst_violator_reaches_a_fixed_point_of_the_ls_svm():
     np.testing.assert_allclose(state.alpha, exact, atol=1e-6)
 
 
-def test_worst_violator_needs_the_output_vector(monkeypatch):
+def test_worst_violator_needs_the_output_vector(forbid):
     import lsl_lib.online_kernel._learner as module
 
-    def must_not_run(*args):
-        raise AssertionError("the solver ran on bad input")
-
-    monkeypatch.setattr(module, "_online_kernel_numba_chunk", must_not_run)
-    monkeypatch.setattr(module, "online_kernel_numpy_chunk", must_not_run)
+    forbid(module, "_online_kernel_numba_chunk", "online_kernel_numpy_chunk")
     with pytest.raises(ValueError, match="sampling='worst_violator'.*update='output'"):
         OnlineKernelClassifier(sampling="worst_violator", update="naive").fit(_X, _y)
     with pytest.raises(ValueError, match="'sampling'"):

@@ -13,7 +13,6 @@ import scipy.sparse as sp
 import scipy.stats
 from scipy.special import hyp1f1
 from sklearn.base import clone
-from sklearn.utils import estimator_checks
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 import lsl_lib.random_features as rf
@@ -22,6 +21,8 @@ from lsl_lib._core.hadamard import fwht
 from lsl_lib.kernels import PolynomialFeatureMap, kernel_matrix
 from lsl_lib.random_features import (OrthogonalRandomFeatures, RandomFourierFeatures,
                                      kernel_approximation_error, orf_variance, rff_variance)
+from estimator_support import (N_COMPONENTS_ONE, assert_n_components_one_refused,
+                               n_components_one_failures, with_inf, with_nan)
 
 N_SE = 4  # tolerance of every Monte Carlo comparison, in standard errors
 
@@ -597,17 +598,12 @@ def test_gamma_none_is_one_over_d():
 # of width 1 exists, and a 'sincos' estimator refuses n_components = 1 with a ValueError
 # naming it (test_checks_setting_n_components_to_one_fail_for_that). ORF refuses one
 # feature first, with the message check_fit2d_1feature expects.
-_N_COMPONENTS_ONE = ("check_dont_overwrite_parameters", "check_methods_sample_order_invariance",
-                     "check_methods_subset_invariance", "check_fit2d_1sample",
-                     "check_fit2d_predict1d", "check_fit2d_1feature")
-
-
 def _n_components_one_refused(estimator):
     if estimator.variant != "sincos":
         return ()
     if isinstance(estimator, RandomFourierFeatures):
-        return _N_COMPONENTS_ONE
-    return _N_COMPONENTS_ONE[:-1]
+        return N_COMPONENTS_ONE
+    return N_COMPONENTS_ONE[:-1]  # all but check_fit2d_1feature
 
 
 # widths that are no multiple of the checks' d (2 to 10): every ORF ends in a cut block
@@ -624,9 +620,9 @@ _CHECKED += [RandomFourierFeatures(random_state=0),  # the defaults
                                       dtype=np.float32, random_state=0)]
 
 
-@parametrize_with_checks(_CHECKED, expected_failed_checks=lambda est: {
-    name: "scikit-learn sets n_components=1, odd for 'sincos'"
-    for name in _n_components_one_refused(est)}, xfail_strict=True)
+@parametrize_with_checks(_CHECKED, expected_failed_checks=n_components_one_failures(
+    _n_components_one_refused, "scikit-learn sets n_components=1, odd for 'sincos'"),
+    xfail_strict=True)
 def test_scikit_learn_contract(estimator, check):
     check(estimator)
 
@@ -634,27 +630,20 @@ def test_scikit_learn_contract(estimator, check):
 @pytest.mark.parametrize("estimator", [e for e in _CHECKED if _n_components_one_refused(e)],
                          ids=repr)
 def test_checks_setting_n_components_to_one_fail_for_that(estimator):
-    for name in _n_components_one_refused(estimator):
-        with pytest.raises((ValueError, AssertionError), match="n_components=1"):
-            getattr(estimator_checks, name)(type(estimator).__name__, clone(estimator))
+    assert_n_components_one_refused(estimator, _n_components_one_refused, "n_components=1")
 
 
 # ---------------------------------------------------------------- bad input
 
 _X = np.random.default_rng(0).normal(size=(10, 3))
-_NAN = np.where(np.eye(10, 3) == 1, np.nan, _X)
-_INF = np.where(np.eye(10, 3) == 1, np.inf, _X)
-
-
-def _must_not_run(*args, **kwargs):
-    raise AssertionError("random features were drawn or computed on bad input")
+_NAN = with_nan(_X)
+_INF = with_inf(_X)
 
 
 @pytest.fixture
-def nothing_may_run(monkeypatch):
-    for name in ("draw_frequencies", "draw_orthogonal_frequencies", "fwht", "sorf_projections"):
-        monkeypatch.setattr(rf, name, _must_not_run)
-    monkeypatch.setattr(rf._FourierFeatures, "_project", _must_not_run)
+def nothing_may_run(forbid):
+    forbid(rf, "draw_frequencies", "draw_orthogonal_frequencies", "fwht", "sorf_projections")
+    forbid(rf._FourierFeatures, "_project")
 
 
 @pytest.mark.parametrize("make,X,match", [
@@ -695,12 +684,11 @@ def test_bad_input_is_named_before_anything_is_drawn(make, X, match, nothing_may
     lambda: OrthogonalRandomFeatures(6, random_state=0),
     lambda: OrthogonalRandomFeatures(8, structured=True, random_state=0),
 ])
-def test_bad_input_at_transform(make, monkeypatch):
+def test_bad_input_at_transform(make, forbid):
     fitted = make().fit(_X)
-    for name in ("fwht", "sorf_projections"):
-        monkeypatch.setattr(rf, name, _must_not_run)
-    monkeypatch.setattr(rf._FourierFeatures, "_project", _must_not_run)
-    monkeypatch.setattr(OrthogonalRandomFeatures, "_project", _must_not_run)
+    forbid(rf, "fwht", "sorf_projections")
+    forbid(rf._FourierFeatures, "_project")
+    forbid(OrthogonalRandomFeatures, "_project")
     with pytest.raises(ValueError, match="X has 4 features, but .* is expecting 3"):
         fitted.transform(np.ones((2, 4)))
     with pytest.raises(ValueError, match="NaN"):
