@@ -6,17 +6,11 @@ from matplotlib.figure import Figure
 
 from lsl_lib.datasets import two_gaussian_blobs
 from lsl_lib.pegasos import PegasosClassifier
-from lsl_lib.plotting import (new_figure, plot_convergence, plot_decision_boundary,
+from lsl_lib.plotting import (new_figure, plot_decision_boundary,
                               plot_minibatch, plot_training_set_size, plot_weight_images)
 from plotting_support import bands, legend_labels, renders
 
 pytestmark = pytest.mark.usefixtures("no_pyplot_figures")
-
-
-def _history(values, n=None):
-    values = np.asarray(values, dtype=float)
-    x = np.arange(len(values)) if n is None else n
-    return {"iteration": x, "epoch": x / 10, "suboptimality": values, "test_error": values / 10}
 
 
 @pytest.fixture(scope="module")
@@ -130,49 +124,3 @@ def test_plot_decision_boundary_into_one_axis_of_a_larger_figure(blobs):
     assert axes[1].get_title() == "one panel" and fig.get_suptitle() == ""
     with pytest.raises(ValueError, match="one estimator"):
         plot_decision_boundary({"a": clf, "b": clf}, X, y, ax=axes[0])
-
-
-# plot_convergence lives in lsl_lib/_plotting/_base.py: these belong in
-# test_plotting_base.py, which this split did not edit; lecture 02 first draws it.
-
-def test_plot_convergence_of_several_runs_draws_the_mean_and_a_percentile_band():
-    a, b, c = _history([1.0, 0.1, 0.01]), _history([3.0, 0.3, 0.03]), _history([2.0, 0.2, 0.02])
-    fig = plot_convergence({"iid": [a, b, c], "reshuffle": a}, x="epoch",
-                           y=("suboptimality", "test_error"), title="sampling")
-    assert isinstance(fig, Figure) and len(fig.axes) == 2
-    left, right = fig.axes
-    assert legend_labels(left) == ["iid (mean of 3)", "reshuffle"]
-    assert left.get_yscale() == "log" and right.get_yscale() == "linear"
-    assert left.get_xlabel().startswith("epochs")
-    mean = left.get_lines()[0]
-    np.testing.assert_allclose(mean.get_xdata(), a["epoch"])
-    np.testing.assert_allclose(mean.get_ydata(), [2.0, 0.2, 0.02])
-    assert len(bands(left)) == 1 and len(bands(right)) == 1
-    band = bands(left)[0].get_paths()[0].vertices[:, 1]  # between the quartiles: 1.5 .. 2.5 at t=0
-    assert band.min() == pytest.approx(0.015) and band.max() == pytest.approx(2.5)
-    assert fig.get_suptitle() == "sampling"
-    renders(fig)
-
-
-def test_plot_convergence_band_percentiles_are_a_parameter():
-    runs = [_history([v, v / 10]) for v in (1.0, 2.0, 3.0, 4.0, 5.0)]
-    fig = plot_convergence({"iid": runs}, y="suboptimality", band=(0, 100))
-    band = bands(fig.axes[0])[0].get_paths()[0].vertices[:, 1]
-    assert band.min() == pytest.approx(0.1) and band.max() == pytest.approx(5.0)
-
-
-def test_plot_convergence_one_axis_per_column_one_line_per_run():
-    histories = {
-        "a": dict(iteration=np.arange(5), suboptimality=np.array([1.0, 0.5, 0.0, 0.1, 0.01]),
-                  test_error=np.linspace(0.5, 0.1, 5)),
-        "b": dict(iteration=np.arange(5), suboptimality=np.ones(5), test_error=np.ones(5)),
-    }
-    fig = plot_convergence(histories, y=("suboptimality", "test_error"), logx=True)
-    assert isinstance(fig, Figure) and len(fig.axes) == 2
-    left, right = fig.axes
-    assert left.get_yscale() == "log" and right.get_yscale() == "linear"
-    assert left.get_xscale() == "log"
-    assert legend_labels(left) == ["a", "b"]
-    assert np.isnan(left.lines[0].get_ydata()[2])  # a zero cannot sit on a log axis
-    assert left.get_ylabel() == "primal suboptimality f(w) − f(w*)"
-    renders(fig)
