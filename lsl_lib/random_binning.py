@@ -106,7 +106,8 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from lsl_lib._core.backend import jit, resolve_backend
 from lsl_lib._core.features import FEATURE_MAP_CONSTRAINTS
-from lsl_lib._core.random import SPLITMIX_GOLDEN, check_random_state, splitmix64
+from lsl_lib._core.random import (SPLITMIX_GOLDEN, check_random_state, splitmix64_numba,
+                                  splitmix64_numpy)
 from lsl_lib._core.validation import (
     ITERATIVE_CONSTRAINTS,
     KERNEL_CONSTRAINTS,
@@ -171,7 +172,7 @@ def _cells(x, shifts, pitches):
 def _zero_cell_hashes(pitches, shifts, keys):
     r""":math:`g_p(j, \lfloor -u_{pj}/\delta_{pj}\rfloor)`, shape (P, d): the terms of an
     absent (zero) coordinate, and their sums over j, shape (P,): the id of the zero vector."""
-    terms = splitmix64.py_func(_cells(0.0, shifts, pitches) + keys)
+    terms = splitmix64_numpy(_cells(0.0, shifts, pitches) + keys)
     return terms, terms.sum(axis=1, dtype=np.uint64)
 
 
@@ -183,7 +184,7 @@ def bin_hashes_dense_numpy(X, pitches, shifts, keys, out):
     rows = max(1, _BLOCK_ELEMENTS // (P * d))
     for start in range(0, n, rows):
         block = X[start:start + rows, None, :]
-        terms = splitmix64.py_func(_cells(block, shifts, pitches) + keys)  # (rows, P, d)
+        terms = splitmix64_numpy(_cells(block, shifts, pitches) + keys)  # (rows, P, d)
         out[start:start + rows] = terms.sum(axis=2, dtype=np.uint64)
 
 
@@ -197,7 +198,7 @@ def bin_hashes_csr_numpy(data, indices, indptr, pitches, shifts, keys, zero_term
     for start in range(0, P, grids):
         sl = slice(start, start + grids)
         cells = _cells(data[:, None], shifts[sl, indices].T, pitches[sl, indices].T)
-        terms = splitmix64.py_func(cells + keys[sl, indices].T) - zero_terms[sl, indices].T
+        terms = splitmix64_numpy(cells + keys[sl, indices].T) - zero_terms[sl, indices].T
         cumulative = np.zeros((len(data) + 1, terms.shape[1]), dtype=np.uint64)
         np.cumsum(terms, axis=0, dtype=np.uint64, out=cumulative[1:])
         out[:, sl] = zero_ids[sl] + (cumulative[indptr[1:]] - cumulative[indptr[:-1]])
@@ -213,7 +214,7 @@ def _bin_hashes_dense_numba(X, pitches, shifts, keys, out):
             h = np.uint64(0)
             for j in range(d):
                 c = np.int64(np.floor((X[i, j] - shifts[p, j]) / pitches[p, j]))
-                h += splitmix64(np.uint64(c) + keys[p, j])
+                h += splitmix64_numba(np.uint64(c) + keys[p, j])
             out[i, p] = h
 
 
@@ -229,7 +230,7 @@ def _bin_hashes_csr_numba(data, indices, indptr, pitches, shifts, keys, zero_ter
             for k in range(indptr[i], indptr[i + 1]):
                 j = indices[k]
                 c = np.int64(np.floor((data[k] - shifts[p, j]) / pitches[p, j]))
-                h += splitmix64(np.uint64(c) + keys[p, j]) - zero_terms[p, j]
+                h += splitmix64_numba(np.uint64(c) + keys[p, j]) - zero_terms[p, j]
             out[i, p] = h
 
 

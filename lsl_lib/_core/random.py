@@ -79,12 +79,6 @@ def splitmix64_numba(z):
     return z ^ (z >> _SHIFT_31)
 
 
-#: The compiled finaliser under its former name (``splitmix64.py_func`` is the same
-#: arithmetic on uint64 arrays); new code pairs :func:`splitmix64_numpy` with
-#: :func:`splitmix64_numba`.
-splitmix64 = splitmix64_numba
-
-
 def stream_key_numpy(seed, stream):
     r"""The key of stream j of ``seed``, :math:`\kappa = \mathrm{mix}(s + (j + 1)\,g)`, as a
     uint64 array of one element (g = :data:`SPLITMIX_GOLDEN`, arithmetic modulo
