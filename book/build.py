@@ -39,6 +39,7 @@ HTML = BUILD / "html"
 REPRODUCTIONS_HEADING = "## The papers' tables, reproduced"
 # where the static panels' frames go, and how a page at notebooks/<stem>.html refers to them
 FRAMES_URL = "../_static/panels"
+INDEX_FRAMES_URL = "_static/panels"  # lecture 00, staged as index, is one folder up
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 # the committed notebooks, offered for download from the site
 DOWNLOADS = "_static/downloads"
@@ -110,6 +111,12 @@ def module_path(name):
     raise ValueError(f"name: README's lecture map names lsl_lib.{name}, which does not exist")
 
 
+def github_url(repo, path):
+    """The page of the repository's file or folder ``path`` (POSIX) on GitHub, branch main."""
+    kind = "tree" if (ROOT / path).is_dir() else "blob"
+    return f"https://github.com/{repo}/{kind}/main/{path}"
+
+
 def _staged_doc(repo_path):
     """Where the committed file ``repo_path`` (a POSIX path) is staged, or None if it is not."""
     if repo_path == "notebooks/00_start_here.ipynb":
@@ -140,7 +147,7 @@ def fix_links(text, repo_path, staged_path, repo):
     -------
     str
         ``text`` with each link to a staged file made relative to ``staged_path``, and each
-        other relative link made a link to ``https://github.com/<repo>/blob/main/<path>``.
+        other relative link made a link to the file on GitHub (:func:`github_url`).
     """
     def replace(match):
         target = match.group(2)
@@ -150,7 +157,7 @@ def fix_links(text, repo_path, staged_path, repo):
         path = posixpath.normpath(posixpath.join(posixpath.dirname(repo_path), path))
         staged = _staged_doc(path) or _staged_doc(f"{path}#{anchor}")
         if staged is None:
-            new = f"https://github.com/{repo}/blob/main/{path}" + (f"#{anchor}" if anchor else "")
+            new = github_url(repo, path) + (f"#{anchor}" if anchor else "")
         else:
             new = posixpath.relpath(staged, posixpath.dirname(staged_path) or ".")
             if anchor and not staged.endswith("lecture_map.md"):
@@ -227,14 +234,14 @@ def _bar(repo_path, staged_path, repo, modules):
              f'lab/tree/{repo_path}">Run it on Binder</a>']
     if modules:
         sources = ", ".join(
-            f'<a href="https://github.com/{repo}/blob/main/{module_path(name)}">'
+            f'<a href="{github_url(repo, module_path(name))}">'
             f"<code>lsl_lib.{html.escape(name)}</code></a>" for name in modules)
         links.append(f'<span class="lsl-source">The code: {sources}</span>')
     return {"cell_type": "markdown", "id": "lsl-site-bar", "metadata": {},
             "source": '<div class="lsl-ways-out">\n' + "\n".join(links) + "\n</div>"}
 
 
-def stage_notebook(repo_path, staged_path, repo, modules, panel=None):
+def stage_notebook(repo_path, staged_path, repo, modules, panel=None, tail=()):
     """Stage one committed notebook: links fixed, the bar on top, its panel made static.
 
     Parameters
@@ -248,6 +255,8 @@ def stage_notebook(repo_path, staged_path, repo, modules, panel=None):
     panel : tuple of (int, str), optional
         ``render_panels``' value for it: the panel cell's index and the static panel's HTML,
         which replaces the cell's widget output.
+    tail : sequence of dict
+        Cells to append (the landing page's table of contents).
     """
     nb = json.loads((ROOT / repo_path).read_text(encoding="utf-8"))
     for cell in nb["cells"]:
@@ -265,7 +274,7 @@ def stage_notebook(repo_path, staged_path, repo, modules, panel=None):
         nb["cells"][index]["outputs"] = [
             {"output_type": "display_data", "metadata": {}, "data": {"text/html": fragment}}
             if WIDGET_VIEW in out.get("data", {}) else out for out in outputs]
-    nb["cells"].insert(0, _bar(repo_path, staged_path, repo, modules))
+    nb["cells"] = [_bar(repo_path, staged_path, repo, modules), *nb["cells"], *tail]
     _write(SRC / staged_path, json.dumps(nb, indent=1, ensure_ascii=False) + "\n")
     _sync(ROOT / repo_path, SRC / DOWNLOADS / repo_path)
 
@@ -283,8 +292,9 @@ def lecture_map_page(repo):
             page = "index.ipynb" if stem == "00_start_here" else f"notebooks/{stem}.ipynb"
             column = re.sub(
                 r"`([\w.]+)`",
-                lambda m: f"[`{m.group(1)}`](https://github.com/{repo}/blob/main/"
-                          f"{module_path(m.group(1).removeprefix('lsl_lib.'))})", column)
+                lambda m: f"[`{m.group(1)}`]"
+                          f"({github_url(repo, module_path(m.group(1).removeprefix('lsl_lib.')))})",
+                column)
             line = f"| [`{stem}`]({page}) |{topic}| {column} |"
         else:
             line = line.replace("[homework](#homework)",
@@ -313,6 +323,11 @@ def stage(repo, jobs):
     missing = sorted(set(modules) ^ {p.stem for p in lectures})
     if missing:
         raise ValueError(f"README's lecture map and notebooks/ disagree on {missing}")
+    student = ROOT / "homework" / "student"
+    if not (student / "README.md").is_file():
+        raise SystemExit("build.py: homework/student/README.md is missing: "
+                         "run python homework/build.py generate first")
+    homework = sorted(student.glob("*/*.ipynb"))
     static = SRC / "_static"
     npm_assets(static)
     for file in sorted((BOOK / "_static").iterdir()):
@@ -324,18 +339,25 @@ def stage(repo, jobs):
                          "the lectures' static panels") from error
     panels = render_panels(lectures, frames_root=static / "panels", frames_url=FRAMES_URL,
                            cache_dir=BUILD / "panels-cache", jobs=jobs)
+    toc = ["```{toctree}", ":caption: Lectures", ":hidden:", ""]
+    toc += [f"notebooks/{p.stem}" for p in lectures[1:]]
+    toc += ["```", "", "```{toctree}", ":caption: Homework", ":hidden:", "",
+            "homework/student/README"]
+    toc += [p.relative_to(ROOT).with_suffix("").as_posix() for p in homework]
+    toc += ["```", "", "```{toctree}", ":caption: Reference", ":hidden:", "",
+            "lecture_map", "benchmarks", "reproductions", "```"]
+    toc_cell = {"cell_type": "markdown", "id": "lsl-site-toc", "metadata": {},
+                "source": "\n".join(toc)}
     for path in lectures:
         repo_path = f"notebooks/{path.name}"
         staged = _staged_doc(repo_path)
         panel = panels.get(path.stem)
-        if panel is not None and staged == "index.ipynb":  # a page one folder up
-            panel = (panel[0], panel[1].replace(FRAMES_URL + "/", FRAMES_URL[3:] + "/"))
-        stage_notebook(repo_path, staged, repo, modules[path.stem], panel)
-    student = ROOT / "homework" / "student"
-    if not (student / "README.md").is_file():
-        raise SystemExit("build.py: homework/student/README.md is missing: "
-                         "run python homework/build.py generate first")
-    homework = sorted(student.glob("*/*.ipynb"))
+        if staged == "index.ipynb":
+            if panel is not None:
+                panel = (panel[0], panel[1].replace(FRAMES_URL + "/", INDEX_FRAMES_URL + "/"))
+            stage_notebook(repo_path, staged, repo, modules[path.stem], panel, [toc_cell])
+        else:
+            stage_notebook(repo_path, staged, repo, modules[path.stem], panel)
     for path in homework:
         repo_path = path.relative_to(ROOT).as_posix()
         stage_notebook(repo_path, repo_path, repo, [])
@@ -345,17 +367,6 @@ def stage(repo, jobs):
     _write(SRC / "lecture_map.md", lecture_map_page(repo))
     for name, text in benchmark_pages(repo).items():
         _write(SRC / name, text)
-    toc = ["```{toctree}", ":caption: Lectures", ":hidden:", ""]
-    toc += [f"notebooks/{p.stem}" for p in lectures[1:]]
-    toc += ["```", "", "```{toctree}", ":caption: Homework", ":hidden:", "",
-            "homework/student/README"]
-    toc += [p.relative_to(ROOT).with_suffix("").as_posix() for p in homework]
-    toc += ["```", "", "```{toctree}", ":caption: Reference", ":hidden:", "",
-            "lecture_map", "benchmarks", "reproductions", "```"]
-    index = json.loads((SRC / "index.ipynb").read_text(encoding="utf-8"))
-    index["cells"].append({"cell_type": "markdown", "id": "lsl-site-toc", "metadata": {},
-                           "source": "\n".join(toc)})
-    _write(SRC / "index.ipynb", json.dumps(index, indent=1, ensure_ascii=False) + "\n")
 
 
 def main(argv=None):
