@@ -20,8 +20,8 @@ extensions = ["myst_nb"]
 
 # The landing page is lecture 00, staged as ``index.ipynb`` (build.py).
 root_doc = "index"
+# _static holds the committed notebooks offered for download: files, not pages
 exclude_patterns = ["_static"]
-templates_path = []
 
 # The committed outputs are shown as they are: nothing is executed.
 nb_execution_mode = "off"
