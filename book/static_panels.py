@@ -79,7 +79,11 @@ GRID = {
 MAX_FRAMES = 120
 #: At most this many bytes of frames per panel.
 MAX_BYTES = 3_000_000
-#: Width of a frame in pixels (the page's text column is about 800-900 px wide).
+#: Resolution of the frames: the notebooks' committed figures are drawn at 100 dpi too
+#: (matplotlib's default), so the text reads at the size the lecture's figures show it...
+FRAME_DPI = 100
+#: ...unless the figure is wider than this many pixels (the page's text column is about
+#: 800-900 px wide): then it is drawn this wide, and its text a little smaller.
 FRAME_WIDTH = 860
 
 _PANEL_CALL = re.compile(r"(?<![\w.])panel\(")
@@ -214,7 +218,7 @@ def _label(widget, values, labels):
     if hasattr(widget, "readout_format"):
         return d3_format(widget.readout_format, widget.value)
     if hasattr(widget, "_options_labels"):
-        return widget.label
+        return widget._options_labels[widget.index]  # `label` is '' until the index changes
     return labels[_position(values, widget.value)]
 
 
@@ -316,11 +320,13 @@ def _frame_name(varying, combination):
 
 
 def _save_frame(fig, path):
-    """Write ``fig`` as a 256-colour PNG ``FRAME_WIDTH`` pixels wide, with no metadata."""
+    """Write ``fig`` as a 256-colour PNG at ``FRAME_DPI`` dpi, at most ``FRAME_WIDTH`` pixels
+    wide (before the tight bounding box crops its margins), with no metadata."""
     from PIL import Image
 
     buffer = io.BytesIO()
-    fig.savefig(buffer, format="png", dpi=FRAME_WIDTH / fig.get_figwidth(), facecolor="white")
+    dpi = min(FRAME_DPI, FRAME_WIDTH / fig.get_figwidth())
+    fig.savefig(buffer, format="png", dpi=dpi, facecolor="white", bbox_inches="tight")
     image = Image.open(buffer).convert("RGB").quantize(256)
     image.save(path, format="png", optimize=True)
 
@@ -479,7 +485,8 @@ def render_panels(notebooks, frames_root, frames_url, cache_dir, jobs=2):
     """
     if jobs < 1:
         raise ValueError(f"jobs must be at least 1, got jobs={jobs!r}.")
-    frames_root, cache_dir = Path(frames_root), Path(cache_dir)
+    # absolute: the workers run from their notebook's folder
+    frames_root, cache_dir = Path(frames_root), Path(cache_dir).resolve()
     results, pending = {}, {}
     for path in map(Path, notebooks):
         nb = json.loads(path.read_text(encoding="utf-8"))

@@ -7,7 +7,9 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import ipywidgets
+import matplotlib.pyplot as plt
 import pytest
+from PIL import Image
 
 from lsl_lib import widgets
 
@@ -112,13 +114,15 @@ def test_d3_format_rejects_other_formats(sp):
 
 def test_plan_fixes_the_others_and_enforces_the_budget(sp):
     controls = dict(lam=widgets.lam_slider(2.0, -1, 1), k=widgets.batch_size_slider(1),
-                    avg=widgets.toggle(False, "average"))
+                    avg=widgets.toggle(False, "average"),
+                    width=widgets.width_slider(16, 4, 6, "D"), kind=widgets.choice("ab", "b"))
     varying, fixed = sp.plan("nb", controls, {"k": (1, 16, 256)})
     assert [(c["name"], c["values"], c["labels"], c["default"]) for c in varying] == [
         ("k", [1, 16, 256], ["1", "16", "256"], 0)]
     # λ = 2 lies between the slider's positions: held fixed, it reads as the widget shows it
-    assert [(c["name"], c["value"], c["label"]) for c in fixed] == [
-        ("lam", 2.0, "2e+0"), ("avg", False, "False")]
+    assert [(c["name"], c["description"], c["value"], c["label"]) for c in fixed] == [
+        ("lam", "λ", 2.0, "2e+0"), ("avg", "average", False, "False"), ("width", "D", 16, "16"),
+        ("kind", "kind", "b", "b")]
     with pytest.raises(sp.PanelError, match="nb: control 'lam'.s notebook value 2.0 is not"):
         sp.plan("nb", controls, {"lam": sp.ALL})
     with pytest.raises(sp.PanelError, match=r"nb: GRID values \(3,\) of control 'k'"):
@@ -221,6 +225,14 @@ def test_render_panels_frames_html_and_cache(sp, tmp_path, monkeypatch):
     assert sorted(url.rsplit("/", 1)[1] for url in data["frames"].values()) == [
         frame.name for frame in frames]
     assert len({frame.read_bytes() for frame in frames}) == 6  # each combination its figure
+    with Image.open(frames[0]) as image:  # 4 × 2 inches at 100 dpi, in its tight bounding box
+        assert image.mode == "P" and image.info == {}
+        assert 350 < image.width <= 420 and 180 < image.height <= 240
+    fig = plt.figure(figsize=(20, 4))
+    sp._save_frame(fig, tmp_path / "wide.png")
+    plt.close(fig)
+    with Image.open(tmp_path / "wide.png") as image:  # a wide figure is scaled to the page
+        assert sp.FRAME_WIDTH * 0.9 < image.width <= sp.FRAME_WIDTH
 
     # a second call hits the cache: nothing runs, the frames are copied again
     (frames_root / "lecture" / "a-0_b-0.png").unlink()
