@@ -321,11 +321,14 @@ def _frame_name(varying, combination):
 
 def _save_frame(fig, path):
     """Write ``fig`` as a 256-colour PNG at ``FRAME_DPI`` dpi, at most ``FRAME_WIDTH`` pixels
-    wide (before the tight bounding box crops its margins), with no metadata."""
+    wide, in its tight bounding box (as the notebooks show figures), with no metadata."""
+    import matplotlib
     from PIL import Image
 
     buffer = io.BytesIO()
-    dpi = min(FRAME_DPI, FRAME_WIDTH / fig.get_figwidth())
+    inches = (fig.get_tightbbox(fig.canvas.get_renderer()).width
+              + 2 * matplotlib.rcParams["savefig.pad_inches"])
+    dpi = min(FRAME_DPI, (FRAME_WIDTH - 1) / inches)  # - 1: the pixels are rounded up
     fig.savefig(buffer, format="png", dpi=dpi, facecolor="white", bbox_inches="tight")
     image = Image.open(buffer).convert("RGB").quantize(256)
     image.save(path, format="png", optimize=True)

@@ -228,7 +228,8 @@ def test_render_panels_frames_html_and_cache(sp, tmp_path, monkeypatch):
     with Image.open(frames[0]) as image:  # 4 × 2 inches at 100 dpi, in its tight bounding box
         assert image.mode == "P" and image.info == {}
         assert 350 < image.width <= 420 and 180 < image.height <= 240
-    fig = plt.figure(figsize=(20, 4))
+    fig, ax = plt.subplots(figsize=(20, 4))
+    ax.set_ylabel("a label left of the figure's box")
     sp._save_frame(fig, tmp_path / "wide.png")
     plt.close(fig)
     with Image.open(tmp_path / "wide.png") as image:  # a wide figure is scaled to the page
