@@ -326,7 +326,7 @@ def _save_frame(fig, path):
     from PIL import Image
 
     buffer = io.BytesIO()
-    inches = (fig.get_tightbbox(fig.canvas.get_renderer()).width
+    inches = (fig.get_tightbbox().width
               + 2 * matplotlib.rcParams["savefig.pad_inches"])
     dpi = min(FRAME_DPI, (FRAME_WIDTH - 1) / inches)  # - 1: the pixels are rounded up
     fig.savefig(buffer, format="png", dpi=dpi, facecolor="white", bbox_inches="tight")

@@ -137,14 +137,15 @@ def test_plan_fixes_the_others_and_enforces_the_budget(sp):
 # ---------------------------------------------------------------------------- render_panels
 
 PLOT = '''\
-import pathlib
-import matplotlib.pyplot as plt
+%matplotlib inline
+from matplotlib.figure import Figure
 
 with open("marker.txt", "a") as marker:  # one line per run of this cell
     marker.write("ran\\n")
 
-def plot(a, b):
-    fig, ax = plt.subplots(figsize=(4, 2))
+def plot(a, b):  # a Figure without pyplot, as lsl_lib's plotting functions make
+    fig = Figure(figsize=(4, 2))
+    ax = fig.subplots()
     ax.plot([0, 1], [0, a], color="C1" if b else "C0")
     ax.set_title(f"a = {a}, b = {b}")
     return fig
