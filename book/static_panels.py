@@ -322,16 +322,19 @@ def _frame_name(varying, combination):
 def _save_frame(fig, path):
     """Write ``fig`` as a 256-colour PNG at ``FRAME_DPI`` dpi, at most ``FRAME_WIDTH`` pixels
     wide, in its tight bounding box (as the notebooks show figures), with no metadata."""
-    import matplotlib
+    image = _draw(fig, FRAME_DPI)
+    if image.width > FRAME_WIDTH:
+        # the box's size in inches is known only once drawn (a layout engine moves the labels)
+        image = _draw(fig, FRAME_DPI * (FRAME_WIDTH - 1) / image.width)  # - 1: pixels round up
+    image.convert("RGB").quantize(256).save(path, format="png", optimize=True)
+
+
+def _draw(fig, dpi):
     from PIL import Image
 
     buffer = io.BytesIO()
-    inches = (fig.get_tightbbox().width
-              + 2 * matplotlib.rcParams["savefig.pad_inches"])
-    dpi = min(FRAME_DPI, (FRAME_WIDTH - 1) / inches)  # - 1: the pixels are rounded up
     fig.savefig(buffer, format="png", dpi=dpi, facecolor="white", bbox_inches="tight")
-    image = Image.open(buffer).convert("RGB").quantize(256)
-    image.save(path, format="png", optimize=True)
+    return Image.open(buffer)
 
 
 def _close_clusters(namespace):

@@ -144,7 +144,7 @@ with open("marker.txt", "a") as marker:  # one line per run of this cell
     marker.write("ran\\n")
 
 def plot(a, b):  # a Figure without pyplot, as lsl_lib's plotting functions make
-    fig = Figure(figsize=(4, 2))
+    fig = Figure(figsize=(4, 2), layout="constrained")
     ax = fig.subplots()
     ax.plot([0, 1], [0, a], color="C1" if b else "C0")
     ax.set_title(f"a = {a}, b = {b}")
@@ -229,8 +229,8 @@ def test_render_panels_frames_html_and_cache(sp, tmp_path, monkeypatch):
     with Image.open(frames[0]) as image:  # 4 × 2 inches at 100 dpi, in its tight bounding box
         assert image.mode == "P" and image.info == {}
         assert 350 < image.width <= 420 and 180 < image.height <= 240
-    fig, ax = plt.subplots(figsize=(20, 4))
-    ax.set_ylabel("a label left of the figure's box")
+    fig, ax = plt.subplots(figsize=(20, 4), layout="constrained")  # laid out when drawn
+    ax.set_ylabel("a label")
     sp._save_frame(fig, tmp_path / "wide.png")
     plt.close(fig)
     with Image.open(tmp_path / "wide.png") as image:  # a wide figure is scaled to the page
