@@ -322,11 +322,15 @@ def _frame_name(varying, combination):
 def _save_frame(fig, path):
     """Write ``fig`` as a 256-colour PNG at ``FRAME_DPI`` dpi, at most ``FRAME_WIDTH`` pixels
     wide, in its tight bounding box (as the notebooks show figures), with no metadata."""
+    from PIL import Image
+
     image = _draw(fig, FRAME_DPI)
     if image.width > FRAME_WIDTH:
         # the box's size in inches is known only once drawn (a layout engine moves the labels)
         image = _draw(fig, FRAME_DPI * (FRAME_WIDTH - 1) / image.width)  # - 1: pixels round up
-    image.convert("RGB").quantize(256).save(path, format="png", optimize=True)
+    # octree keeps a colour map's colours (median cut shifted viridis' ends) and weighs less
+    image.convert("RGB").quantize(256, method=Image.Quantize.FASTOCTREE).save(
+        path, format="png", optimize=True)
 
 
 def _draw(fig, dpi):
@@ -368,7 +372,8 @@ def _render_notebook(path, index, row, out_dir):
         for combination in itertools.product(*(range(len(c["values"])) for c in varying)):
             values = dict(base, **{c["name"]: c["values"][i]
                                    for c, i in zip(varying, combination, strict=True)})
-            fig = recorded["plot"](**values)
+            with contextlib.redirect_stdout(io.StringIO()):  # what the plot prints
+                fig = recorded["plot"](**values)
             if not isinstance(fig, Figure):
                 raise PanelError(f"{path.name}: plot({values}) returned {type(fig).__name__}, "
                                  "not a matplotlib Figure.")
