@@ -300,11 +300,11 @@ def pytest_runtest_makereport(item, call):
                                "Skipped: numba is not importable or LSL_NUMBA=0 disables it")
 
 
-# The tests that run minutes, in the order the workers take them up first: grading whole
-# homework classes, the benchmarks' quick run (marker ``slow``), each notebook in JupyterLab,
-# each notebook under nbval; the many short tests then fill in, so that the workers end
-# together instead of one running a long test alone at the end.
-LONG_FIRST = ("homework", "slow", "browser")
+# The tests that run minutes, in the order the workers take them up first: the homework's
+# (grading whole classes of submissions), each notebook in JupyterLab, each notebook under
+# nbval; the many short tests then fill in, so that the workers end together instead of one
+# running a long test alone at the end.
+LONG_FIRST = ("homework", "browser")
 
 
 def pytest_collection_modifyitems(items):

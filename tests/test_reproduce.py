@@ -12,8 +12,6 @@ from lsl_lib.datasets import shared_data_dir
 from lsl_lib.random_features import RandomFourierFeatures
 from benchmark_support import load_benchmark
 
-pytestmark = pytest.mark.slow  # the quick run takes minutes
-
 SKIP_REASON = "set LSL_SHARED_DATA to the folder of the course's benchmark sets"
 
 
