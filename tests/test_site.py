@@ -1,0 +1,252 @@
+"""The course's website, built by ``python book/build.py`` and read in headless Chromium.
+
+The site is built once per session (the build is incremental: a second run reuses the static
+panels' frames and Sphinx's environment), served by a plain HTTP server on 127.0.0.1, and opened
+in Chromium with every request that leaves localhost blocked and counted. Every page must load
+with no console error, no blocked or failed request, its math typeset and every image loaded;
+every static panel's control must change the figure shown. Screenshots go to
+``tests/screenshots/site_*.png`` beside the JupyterLab test's.
+
+    python -m pytest -m browser tests/test_site.py
+
+Needs Chromium and Playwright (else it skips, as the other browser tests do) and npm (the build
+installs MathJax, require.js and the widget manager from the npm registry into the site).
+"""
+from __future__ import annotations
+
+import functools
+import http.server
+import shutil
+import subprocess
+import sys
+import threading
+from pathlib import Path
+from urllib.parse import urlparse
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+ROOT = Path(__file__).resolve().parent.parent
+SITE = ROOT / "book" / "_build" / "html"
+SCREENSHOTS = Path(__file__).resolve().parent / "screenshots"
+VIEWPORT = {"width": 1400, "height": 1000}
+BUILD_TIMEOUT_S = 900
+LOAD_TIMEOUT_MS = 30_000
+LECTURES = sorted(path.stem for path in (ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+STUDENT_NOTEBOOKS = sorted(
+    path.stem for path in (ROOT / "homework" / "student").glob("*/*.ipynb")
+)
+MASTERS = sorted(path.stem for path in (ROOT / "homework" / "masters").glob("*.ipynb"))
+
+# What is left of a page's text once code, outputs and typeset math are removed: TeX that MathJax
+# did not typeset shows there as a backslash command (\frac, \lambda, \mathbb, ...).
+UNTYPESET_TEX_JS = r"""() => {
+    const main = document.querySelector('main') ?? document.body;
+    const copy = main.cloneNode(true);
+    copy.querySelectorAll('pre, code, script, style, mjx-container, .highlight, '
+                          + '.lsl-static-panel').forEach(node => node.remove());
+    return [...new Set(copy.textContent.match(/\\[A-Za-z]{2,}[^\s]{0,20}/g) ?? [])];
+}"""
+# Math nodes of the page (Sphinx marks them `math`) and how many of them MathJax typeset.
+MATH_JS = """() => {
+    const nodes = [...document.querySelectorAll('.math')];
+    return {
+        total: nodes.length,
+        typeset: nodes.filter(node => node.querySelector('mjx-container')).length,
+        errors: document.querySelectorAll('mjx-merror').length,
+    };
+}"""
+BROKEN_IMAGES_JS = """() => [...document.images]
+    .filter(img => !(img.complete && img.naturalWidth > 0)).map(img => img.src)"""
+MATHJAX_DONE_JS = """() => !window.MathJax || !window.MathJax.startup
+    || window.MathJax.startup.promise.then(() => true)"""
+
+
+def _build_output_tail(process: subprocess.CompletedProcess) -> str:
+    return (process.stdout + process.stderr)[-6000:]
+
+
+@pytest.fixture(scope="session")
+def site(browser) -> Path:
+    """The built site (``browser`` first: without Chromium the test skips before building)."""
+    if shutil.which("npm") is None:
+        pytest.skip("npm not found: the site's build installs MathJax and the widget manager "
+                    "with npm (Node.js)")
+    process = subprocess.run(
+        [sys.executable, "book/build.py"], cwd=ROOT, capture_output=True, text=True,
+        timeout=BUILD_TIMEOUT_S,
+    )
+    if process.returncode != 0:
+        pytest.fail(f"python book/build.py exited with {process.returncode}:\n"
+                    f"{_build_output_tail(process)}")
+    assert (SITE / "index.html").is_file(), _build_output_tail(process)
+    return SITE
+
+
+@pytest.fixture(scope="session")
+def site_url(site):
+    """Serve the site on 127.0.0.1 (a free port) for the session."""
+    handler = functools.partial(_QuietHandler, directory=str(site))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format, *args):
+        pass
+
+
+class Visit:
+    """One browser context in which every request leaving localhost is blocked and recorded,
+    with the console errors, page errors and failed requests of the pages opened in it."""
+
+    def __init__(self, browser):
+        self.blocked: list[str] = []
+        self.problems: list[str] = []
+        self.context = browser.new_context(viewport=VIEWPORT)
+        self.context.route("**/*", self._route)
+
+    def _route(self, route):
+        host = urlparse(route.request.url).hostname
+        if host in ("127.0.0.1", "localhost"):
+            route.continue_()
+        else:
+            self.blocked.append(route.request.url)
+            route.abort()
+
+    def open(self, url: str):
+        page = self.context.new_page()
+        name = url.rsplit("/", 1)[-1]
+        page.on("console", lambda message: message.type == "error" and self.problems.append(
+            f"{name}: console error: {message.text}"))
+        page.on("pageerror", lambda error: self.problems.append(f"{name}: page error: {error}"))
+        page.on("requestfailed", lambda request: self.problems.append(
+            f"{name}: request failed: {request.url} ({request.failure})"))
+        page.on("response", lambda response: response.status >= 400 and self.problems.append(
+            f"{name}: HTTP {response.status} for {response.url}"))
+        page.goto(url, wait_until="load", timeout=LOAD_TIMEOUT_MS)
+        page.wait_for_function(MATHJAX_DONE_JS, timeout=LOAD_TIMEOUT_MS)
+        return page
+
+    def close(self):
+        self.context.close()
+
+
+@pytest.fixture
+def visit(browser):
+    visit = Visit(browser)
+    yield visit
+    visit.close()
+
+
+def _pages(site: Path) -> list[str]:
+    """Every HTML page of the site, as a path relative to its root."""
+    return sorted(
+        path.relative_to(site).as_posix() for path in site.rglob("*.html")
+        if not path.relative_to(site).parts[0].startswith("_")
+    )
+
+
+def _page_of(site: Path, stem: str) -> str:
+    """The page of a notebook (lecture 00 is the landing page, index.html)."""
+    if stem == LECTURES[0]:
+        return "index.html"
+    found = [page for page in _pages(site) if Path(page).stem == stem]
+    assert len(found) == 1, f"{len(found)} pages for {stem}: {_pages(site)}"
+    return found[0]
+
+
+def _screenshot(page, name: str, element=None) -> None:
+    SCREENSHOTS.mkdir(exist_ok=True)
+    (element or page).screenshot(path=SCREENSHOTS / f"site_{name}.png")
+
+
+def test_the_site_holds_the_course_and_no_master(site):
+    """Lecture 00 as the landing page, the lectures in order, the students' homework only."""
+    pages = _pages(site)
+    stems = [Path(page).stem for page in pages]
+    for stem in LECTURES[1:] + STUDENT_NOTEBOOKS:
+        assert stem in stems, f"no page for {stem}; pages: {pages}"
+    index = (site / "index.html").read_text()
+    assert "00 · Start here" in index, "index.html is not lecture 00"
+    # the navigation of the landing page lists every lecture, in order
+    positions = [index.find(f"{stem}.html") for stem in LECTURES[1:]]
+    assert -1 not in positions, f"the landing page's navigation misses a lecture: {positions}"
+    assert positions == sorted(positions), "the lectures are not in order in the navigation"
+    # the masters (solutions and hidden tests) are never published, in a page or as a download
+    for path in site.rglob("*"):
+        if path.is_file() and path.suffix in (".html", ".ipynb", ".txt", ".js", ".md"):
+            text = path.read_text(errors="replace")
+            for marker in ("BEGIN SOLUTION", "BEGIN TESTS"):
+                assert marker not in text, f"{path.relative_to(site)} holds a master ({marker})"
+
+
+def test_every_page_loads_offline_with_math_and_figures(site, site_url, visit):
+    """Open every page: no console error, no blocked request, no failed request, the math
+    typeset, every figure loaded."""
+    pages = _pages(site)
+    assert len(pages) >= len(LECTURES) + len(STUDENT_NOTEBOOKS), pages
+    math_pages = 0
+    for path in pages:
+        page = visit.open(f"{site_url}/{path}")
+        math = page.evaluate(MATH_JS)
+        if math["total"]:
+            math_pages += 1
+        if math["typeset"] != math["total"] or math["errors"]:
+            visit.problems.append(f"{path}: {math['typeset']} of {math['total']} math nodes "
+                                  f"typeset, {math['errors']} MathJax errors")
+        raw = page.evaluate(UNTYPESET_TEX_JS)
+        if raw:
+            visit.problems.append(f"{path}: TeX left untypeset: {raw[:5]}")
+        page.wait_for_function("() => [...document.images].every(img => img.complete)",
+                               timeout=LOAD_TIMEOUT_MS)
+        broken = page.evaluate(BROKEN_IMAGES_JS)
+        if broken:
+            visit.problems.append(f"{path}: images not loaded: {broken[:5]}")
+        if path in ("index.html", _page_of(site, "07_random_fourier_features")):
+            _screenshot(page, Path(path).stem)
+        page.close()
+    assert math_pages >= len(LECTURES) - 1, f"math found on {math_pages} pages only"
+    assert not visit.blocked, f"{len(visit.blocked)} requests left localhost: {visit.blocked[:10]}"
+    assert not visit.problems, "\n".join(visit.problems)
+
+
+@pytest.mark.parametrize("stem", LECTURES)
+def test_static_panel_flips_between_figures(site, site_url, visit, stem):
+    """Each lecture's panel: moving any of its controls shows another pre-rendered figure."""
+    page = visit.open(f"{site_url}/{_page_of(site, stem)}")
+    panels = page.locator(".lsl-static-panel")
+    assert panels.count() == 1, f"{stem}: {panels.count()} static panels"
+    panel = panels.first
+    panel.scroll_into_view_if_needed()
+    figure = panel.locator("img.lsl-static-figure")
+    controls = panel.locator(".lsl-static-control")
+    assert controls.count() >= 1, f"{stem}: the static panel has no control"
+    assert panel.locator(".lsl-static-note").count() == 1
+    _screenshot(page, f"{stem}_panel", panel)
+    for i in range(controls.count()):
+        control = controls.nth(i)
+        name = control.get_attribute("data-name")
+        before = figure.get_attribute("src")
+        if control.evaluate("node => node.tagName") == "SELECT":
+            options = control.locator("option")
+            current = control.evaluate("node => node.selectedIndex")
+            control.select_option(index=(current + 1) % options.count())
+        else:
+            at_max = control.evaluate("node => node.value === node.max")
+            control.focus()
+            page.keyboard.press("ArrowLeft" if at_max else "ArrowRight")
+        page.wait_for_function(
+            "([img, before]) => img.getAttribute('src') !== before && img.complete",
+            arg=[figure.element_handle(), before], timeout=LOAD_TIMEOUT_MS)
+        assert figure.evaluate("img => img.naturalWidth") > 0, f"{stem}: {name}'s frame is broken"
+    _screenshot(page, f"{stem}_panel_moved", panel)
+    assert not visit.blocked, visit.blocked
+    assert not visit.problems, "\n".join(visit.problems)
