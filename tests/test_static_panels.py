@@ -123,8 +123,13 @@ def test_plan_fixes_the_others_and_enforces_the_budget(sp):
     assert [(c["name"], c["description"], c["value"], c["label"]) for c in fixed] == [
         ("lam", "λ", 2.0, "2e+0"), ("avg", "average", False, "False"), ("width", "D", 16, "16"),
         ("kind", "kind", "b", "b")]
-    with pytest.raises(sp.PanelError, match="nb: control 'lam'.s notebook value 2.0 is not"):
-        sp.plan("nb", controls, {"lam": sp.ALL})
+    # varying over all its positions, the slider's starting value joins them, in its place
+    (lam,), _ = sp.plan("nb", controls, {"lam": sp.ALL})
+    assert lam["values"][lam["default"]] == 2.0 and lam["labels"][lam["default"]] == "2e+0"
+    assert lam["values"] == sorted(lam["values"]) and len(lam["values"]) == 9 + 1
+    assert lam["labels"][lam["default"] - 1:lam["default"] + 2] == ["2e+0", "2e+0", "3e+0"]
+    with pytest.raises(sp.PanelError, match=r"nb: control 'k'.s notebook value 1 is not"):
+        sp.plan("nb", controls, {"k": (16, 256)})
     with pytest.raises(sp.PanelError, match=r"nb: GRID values \(3,\) of control 'k'"):
         sp.plan("nb", controls, {"k": (3,)})
     with pytest.raises(sp.PanelError, match=r"nb: the GRID row names \['x'\]"):
@@ -260,7 +265,7 @@ def test_render_panels_frames_html_and_cache(sp, tmp_path, monkeypatch):
      "control 'a': no static form for a Text"),
     ((PLOT, PANEL.replace("choice([1, 2, 3])", "int_slider(1, 1, 200)").replace(
         "choice,", "choice, int_slider,")), {"a": "all", "b": "all"},
-     "bad: the grid 200 × 2 = 400 frames is over the budget of MAX_FRAMES = 120"),
+     "bad: the grid 200 × 2 = 400 frames is over the budget of MAX_FRAMES = 80"),
 ])
 def test_render_panels_bad_notebooks(sp, tmp_path, monkeypatch, sources, row, message):
     monkeypatch.setitem(sp.GRID, "bad", row)
