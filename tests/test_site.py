@@ -57,6 +57,12 @@ MATH_JS = """() => {
         errors: document.querySelectorAll('mjx-merror').length,
     };
 }"""
+# The saved widget views of the notebooks (tqdm's progress bars): each is rendered by the widget
+# manager into the `widget-subarea` that precedes its script; the number not rendered.
+UNRENDERED_WIDGETS_JS = """() => [...document.querySelectorAll(
+        'script[type="application/vnd.jupyter.widget-view+json"]')]
+    .filter(script => !(script.previousElementSibling?.classList.contains('widget-subarea')
+                        && script.previousElementSibling.childElementCount > 0)).length"""
 BROKEN_IMAGES_JS = """() => [...document.images]
     .filter(img => !(img.complete && img.naturalWidth > 0)).map(img => img.src)"""
 MATHJAX_DONE_JS = """() => !window.MathJax || !window.MathJax.startup
@@ -190,10 +196,12 @@ def test_the_site_holds_the_course_and_no_master(site):
 
 def test_every_page_loads_offline_with_math_and_figures(site, site_url, visit):
     """Open every page: no console error, no blocked request, no failed request, the math
-    typeset, every figure loaded."""
+    typeset, the saved widget views rendered, every figure loaded."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout  # only where it exists
+
     pages = _pages(site)
     assert len(pages) >= len(LECTURES) + len(STUDENT_NOTEBOOKS), pages
-    math_pages = 0
+    math_pages = widget_pages = 0
     for path in pages:
         page = visit.open(f"{site_url}/{path}")
         math = page.evaluate(MATH_JS)
@@ -207,6 +215,14 @@ def test_every_page_loads_offline_with_math_and_figures(site, site_url, visit):
             visit.problems.append(f"{path}: TeX left untypeset: {raw[:5]}")
         page.wait_for_function("() => [...document.images].every(img => img.complete)",
                                timeout=LOAD_TIMEOUT_MS)
+        try:
+            page.wait_for_function(f"() => ({UNRENDERED_WIDGETS_JS})() === 0",
+                                   timeout=LOAD_TIMEOUT_MS)
+            widget_pages += page.evaluate("""() => document.querySelectorAll(
+                'script[type="application/vnd.jupyter.widget-view+json"]').length > 0""")
+        except PlaywrightTimeout:
+            visit.problems.append(f"{path}: {page.evaluate(UNRENDERED_WIDGETS_JS)} saved "
+                                  "widget views not rendered by the widget manager")
         broken = page.evaluate(BROKEN_IMAGES_JS)
         if broken:
             visit.problems.append(f"{path}: images not loaded: {broken[:5]}")
@@ -214,6 +230,8 @@ def test_every_page_loads_offline_with_math_and_figures(site, site_url, visit):
             _screenshot(page, Path(path).stem)
         page.close()
     assert math_pages >= len(LECTURES) - 1, f"math found on {math_pages} pages only"
+    # lectures 07 and 15 (at least) show progress bars: the widget manager must have run
+    assert widget_pages >= 2, f"saved widget views found on {widget_pages} pages only"
     assert not visit.blocked, f"{len(visit.blocked)} requests left localhost: {visit.blocked[:10]}"
     assert not visit.problems, "\n".join(visit.problems)
 
