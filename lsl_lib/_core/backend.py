@@ -20,6 +20,7 @@ import functools
 import importlib.util
 import os
 import sys
+import threading
 
 import numpy as np
 import scipy.sparse as sp
@@ -58,17 +59,27 @@ def resolve_backend(backend):
     return "numpy"
 
 
-_dispatchers = {}  # python function -> its numba dispatcher
+_dispatchers = {}  # python function -> its numba dispatcher (written under _lock)
+_bound = {}  # the same, once the globals of its module are bound (read without the lock)
+_lock = threading.RLock()
 
 
 def _dispatcher(func):
-    """The ``numba.njit(cache=True)`` dispatcher of ``func``, created once."""
-    dispatcher = _dispatchers.get(func)
-    if dispatcher is None:
-        import numba
+    """The ``numba.njit(cache=True)`` dispatcher of ``func``, created once.
 
-        dispatcher = _dispatchers[func] = numba.njit(cache=True, nogil=True)(func)
-        _bind_module(sys.modules[func.__module__])
+    Threads (a Dask worker's) may call the same loop first together: the others wait until
+    the module's globals are bound, or numba would compile ``func`` against lazy wrappers.
+    """
+    dispatcher = _bound.get(func)
+    if dispatcher is None:
+        with _lock:
+            dispatcher = _dispatchers.get(func)  # this thread, binding its module, or done
+            if dispatcher is None:
+                import numba
+
+                dispatcher = _dispatchers[func] = numba.njit(cache=True, nogil=True)(func)
+                _bind_module(sys.modules[func.__module__])
+                _bound[func] = dispatcher
     return dispatcher
 
 
