@@ -343,11 +343,33 @@ def _save_frame(fig, path, dpi=FRAME_DPI):
 
 
 def _draw(fig, dpi):
+    """``fig`` drawn at ``dpi`` on white and cropped to its tight bounding box padded by 0.1 inch,
+    as ``savefig(bbox_inches="tight")`` gives it, in one drawing instead of that option's two
+    (measuring the box after the drawing costs little: the text's extents are cached). Where
+    something is drawn outside the figure (a legend placed beside it), ``savefig`` draws it
+    again on a canvas grown to hold it, as the notebook shows it."""
+    import numpy as np
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
     from PIL import Image
 
-    buffer = io.BytesIO()
-    fig.savefig(buffer, format="png", dpi=dpi, facecolor="white", bbox_inches="tight")
-    return Image.open(buffer)
+    canvas = FigureCanvasAgg(fig)
+    fig.set_dpi(dpi)
+    fig.patch.set_facecolor("white")
+    canvas.draw()
+    width, height = canvas.get_width_height(physical=True)
+    box = fig.get_tightbbox(canvas.get_renderer()).transformed(fig.dpi_scale_trans)
+    if box.x0 < 0 or box.y0 < 0 or box.x1 > width or box.y1 > height:
+        buffer = io.BytesIO()
+        fig.savefig(buffer, format="png", dpi=dpi, facecolor="white", bbox_inches="tight")
+        return Image.open(buffer)
+    # the 0.1 inch pad may reach past the figure's edge: white there, as savefig adds it
+    pad = int(np.ceil(0.1 * dpi))
+    pixels = np.pad(np.asarray(canvas.buffer_rgba()), ((pad, pad), (pad, pad), (0, 0)),
+                    constant_values=255)
+    padded = box.padded(0.1 * dpi)
+    left, right = int(np.floor(padded.x0)) + pad, int(np.ceil(padded.x1)) + pad
+    top, bottom = height - int(np.ceil(padded.y1)) + pad, height - int(np.floor(padded.y0)) + pad
+    return Image.fromarray(pixels[top:bottom, left:right]).convert("RGB")
 
 
 def _close_clusters(namespace):

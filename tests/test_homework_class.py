@@ -17,7 +17,8 @@ import pytest
 
 pytest.importorskip("otter", reason="the homework needs otter-grader (requirements.txt)")
 
-from homework_support import NAMES, assignment, build, with_wrong_answer, wrong_answers  # noqa: E402
+from homework_support import (  # noqa: E402
+    NAMES, assignment, build, with_wrong_answer, without_experiments, wrong_answers)
 
 pytestmark = pytest.mark.homework
 HW = "hw1_rademacher"
@@ -27,10 +28,6 @@ MARKER = "lsl-grading-test-daemon-4242"
 def _code_cell(nb, text):
     return next(i for i, cell in enumerate(nb.cells)
                 if cell.cell_type == "code" and text in cell.source)
-
-
-def _solution(cell):
-    return "otter_assign_solution_cell" in cell.metadata.get("tags", [])
 
 
 def _class(solutions, folder):
@@ -47,15 +44,8 @@ def _class(solutions, folder):
         expected[student] = full
 
     def copy(lean=False):
-        """The solutions; ``lean``: without the cells that no test needs (figures, experiments),
-        which makes a submission that differs only in an answer cell faster to grade."""
-        nb = nbformat.reads(nbformat.writes(base), as_version=4)
-        if lean:
-            first = next(i for i, cell in enumerate(nb.cells) if _solution(cell))
-            nb.cells = [cell for i, cell in enumerate(nb.cells) if cell.cell_type != "code"
-                        or i < first or _solution(cell)
-                        or "grader-setup" in cell.metadata.get("tags", [])]
-        return nb
+        """The solutions; ``lean``: without the cells that no test needs."""
+        return without_experiments(base) if lean else nbformat.reads(nbformat.writes(base), 4)
 
     def after(nb, text, code):
         nb.cells.insert(_code_cell(nb, text) + 1, nbformat.v4.new_code_cell(code))
