@@ -34,16 +34,9 @@ import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 
-# One BLAS/OpenMP thread in each test process and in the kernels it starts (nbval's, the
-# browser test's JupyterLab): the tests run one worker per core (pytest-xdist), and a second
-# BLAS thread on a core that another process keeps busy makes BLAS-heavy notebooks several
-# times slower (binder/start sets the same, for the same reason). Set before numpy is
-# imported; a value already in the environment wins.
-for _variable in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
-    os.environ.setdefault(_variable, "1")
-
-import numpy as np  # noqa: E402
-import pytest  # noqa: E402
+# One BLAS thread per process: set by the repository's root conftest.py, before numpy loads.
+import numpy as np
+import pytest
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS_DIR = Path(os.environ.get("LSL_NOTEBOOKS_DIR", REPO_ROOT / "notebooks")).resolve()
