@@ -181,6 +181,24 @@ def test_unanswered_student_version_scores_zero(generated):
 # ------------------------------------------------------------------------------------------------
 # the wire between grader and submission
 
+def test_read_notebook_reads_format_4_as_json_and_converts_older_ones(tmp_path):
+    """Format 4 as nbformat reads it (sources joined, tags kept); format 3 converted by
+    nbformat; a file that is not JSON is a ValueError (a row "unreadable notebook")."""
+    cell = nbformat.v4.new_code_cell("a = 1\nb = 2", metadata={"tags": ["grader-setup"]})
+    nbformat.write(nbformat.v4.new_notebook(cells=[cell]), tmp_path / "v4.ipynb")
+    read = grading.read_notebook(tmp_path / "v4.ipynb")
+    assert [(c.cell_type, c.source, c.metadata) for c in read.cells] == \
+        [(c.cell_type, c.source, c.metadata)
+         for c in nbformat.read(tmp_path / "v4.ipynb", as_version=4).cells]
+    old = nbformat.v3.new_notebook(worksheets=[nbformat.v3.new_worksheet(
+        cells=[nbformat.v3.new_code_cell(input="x = 3")])])
+    nbformat.write(old, tmp_path / "v3.ipynb", version=3)
+    assert [c.source for c in grading.read_notebook(tmp_path / "v3.ipynb").cells] == ["x = 3"]
+    (tmp_path / "text.ipynb").write_text("this is not a notebook")
+    with pytest.raises(ValueError):
+        grading.read_notebook(tmp_path / "text.ipynb")
+
+
 def test_values_cross_the_wire_and_objects_stay_behind():
     refs = []
 
