@@ -222,11 +222,16 @@ def fitted_gamma(gamma, X, sample_weight=None):
     With it, :math:`\gamma\|x - x'\|^2` is about 2 on average over pairs of
     examples whatever the scale of the features, where :math:`1/d` assumes features of
     unit variance. With ``sample_weight`` the entries of row i count :math:`s_i` times,
-    so that a zero weight is a dropped row and an integer weight a repeated one.
+    so that a zero weight is a dropped row (bit for bit: those rows are left out of the sums)
+    and an integer weight a repeated one.
     """
     if not (isinstance(gamma, str) and gamma == "scale"):
         return check_kernel_params("linear", gamma, n_features=X.shape[1])[1]
-    s = np.ones(X.shape[0]) if sample_weight is None else np.asarray(sample_weight, np.float64)
+    if sample_weight is None:
+        s = np.ones(X.shape[0])
+    else:  # rows of zero weight are dropped, not summed with weight 0: the same bits as without
+        s = np.asarray(sample_weight, np.float64)
+        X, s = X[s > 0], s[s > 0]
     total = s.sum() * X.shape[1]
     mean = s @ np.asarray(X.sum(axis=1), dtype=np.float64).ravel() / total
     eps = np.finfo(np.float64).eps

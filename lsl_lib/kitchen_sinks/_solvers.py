@@ -29,7 +29,12 @@ def fit_squared(Phi, y, bound, sample_weight=None, fit_intercept=False):
         \min_{|\alpha_k| \le B} \sum_i s_i (y_i - \Phi_i \alpha - b)^2.
 
     ``bound=None``: the unconstrained (minimum-norm) least squares of ``scipy.linalg.lstsq``,
-    which is also returned when it lies in the box (it is then the box's minimiser).
+    which is also returned when it lies in the box (it is then the box's minimiser). Singular
+    values below :math:`\max(n, K)\,\varepsilon\,\sigma_1` count as zero (numpy's ``lstsq``
+    and ``pinv`` rule, as in :func:`lsl_lib.elm.output_weights_svd`): repeated rows make
+    :math:`\Phi` rank-deficient, and LAPACK's default cut, :math:`\varepsilon\sigma_1`, keeps
+    or drops their rounding-level singular values depending on the CPU's BLAS kernels, which
+    moved the fit by 1e-2 on scikit-learn's sample-weight check under other kernels.
     Otherwise, when n > K the problem is first reduced to K rows by a thin QR
     (:math:`\|\Phi\alpha - y\|^2 = \|R\alpha - Q^\top y\|^2 + \text{const}`), then solved by
     ``scipy.optimize.lsq_linear(method='bvls')``, the Stark-Parker active-set method, which
@@ -49,7 +54,8 @@ def fit_squared(Phi, y, bound, sample_weight=None, fit_intercept=False):
     if sample_weight is not None:
         root = np.sqrt(sample_weight)
         A, y = A * root[:, None], y * root
-    free = scipy.linalg.lstsq(A, y, lapack_driver="gelsd")[0]
+    free = scipy.linalg.lstsq(A, y, cond=max(A.shape) * np.finfo(np.float64).eps,
+                              lapack_driver="gelsd")[0]
     if bound is None or np.all(np.abs(free[:Phi.shape[1]]) <= bound):
         return free, 1  # the unconstrained minimiser is in the box: it is the box's minimiser
     if A.shape[0] > A.shape[1]:
