@@ -10,13 +10,14 @@ moving the widgets), also when the test fails.
     LSL_NOTEBOOKS_DIR=/some/folder python -m pytest -m browser tests/test_browser.py
 
 Needs Chromium (``/usr/bin/chromium`` or ``$LSL_CHROMIUM``) and Playwright, else it skips.
-The notebooks run on a temporary copy; the committed files are never modified.
+The notebooks run on a temporary copy; the committed files are never modified. Each worker
+loads JupyterLab once, in one page, and opens the notebooks in it in turn (after a failure, the
+next notebook gets a freshly loaded JupyterLab).
 """
 from __future__ import annotations
 
 import warnings
 from pathlib import Path
-from urllib.parse import quote
 
 import pytest
 
@@ -181,10 +182,19 @@ def _screenshot(page, name: str) -> None:
 
 
 def _open(page, lab_server, name: str) -> None:
-    """Open the notebook in a clean JupyterLab workspace and wait for its kernel to be idle."""
-    # ?reset: start from an empty workspace, without the tab of an earlier test
-    page.goto(f"{lab_server.url}/lab/tree/{quote(name)}?reset&token={lab_server.token}")
-    # the app object appears some time after the page has loaded: guard every step
+    """Open the notebook in the session's JupyterLab page and wait for its kernel to be idle.
+
+    The page loads JupyterLab once (with ``?reset``: an empty workspace); each notebook then
+    opens in it as a student opens one from the file browser, so that the application's
+    scripts are not loaded and run again for every notebook (seconds of the browser's CPU).
+    """
+    if not page.url.startswith(f"{lab_server.url}/lab"):
+        page.goto(f"{lab_server.url}/lab?reset&token={lab_server.token}")
+        # the app object appears some time after the page has loaded: guard every step
+        page.wait_for_function("() => window.jupyterapp?.commands")
+        page.evaluate("async () => { await window.jupyterapp.restored; }")
+    page.evaluate("name => window.jupyterapp.commands.execute('docmanager:open', {path: name})",
+                  name)
     page.wait_for_function(
         "name => window.jupyterapp?.shell?.currentWidget?.context?.path === name", arg=name)
     page.evaluate(
@@ -259,14 +269,40 @@ def _check_controls(page, name: str) -> None:
 
 
 # --- tests ----------------------------------------------------------------------------------------
-@pytest.fixture
-def page(browser, lab_server):
-    """A fresh browser page; afterwards, the notebook's kernel is shut down."""
+# Closes every notebook of the page without saving (a notebook that was run is modified, and
+# closing it through the command would ask whether to save).
+CLOSE_ALL_JS = """() => {
+    for (const widget of [...window.jupyterapp.shell.widgets('main')]) {
+        if (widget.context) widget.context.model.dirty = false;
+        widget.dispose();
+    }
+}"""
+
+
+@pytest.fixture(scope="session")
+def lab_page(browser, lab_server):
+    """The session's JupyterLab page (one per worker), in which the notebooks open in turn."""
     context = browser.new_context(viewport=VIEWPORT)
     page = context.new_page()
     page.set_default_timeout(UI_TIMEOUT_MS)
     yield page
     context.close()
+
+
+@pytest.fixture
+def page(lab_page, lab_server, request):
+    """The JupyterLab page, its notebook closed and kernels shut down after the test; after a
+    failure, the page is blanked so that the next notebook starts from a fresh JupyterLab."""
+    failures = request.session.testsfailed
+    yield lab_page
+    failed = request.session.testsfailed > failures   # the call's report is counted by now
+    try:
+        lab_page.evaluate(CLOSE_ALL_JS)
+        lab_page.set_viewport_size(VIEWPORT)
+    except Exception:  # noqa: BLE001 - a page left broken by the test is reloaded below
+        failed = True
+    if failed:
+        lab_page.goto("about:blank")
     for session in lab_server.api("GET", "/api/sessions"):
         lab_server.api("DELETE", f"/api/sessions/{session['id']}")
 
