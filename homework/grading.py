@@ -1,7 +1,9 @@
 """Grade a class's submissions safely: the tests run in the grader, the submission in a sandbox.
 
 ``python homework/build.py grade-class <hw> <folder>`` (see ``homework/README.md``) calls
-:func:`grade_class`, which grades each submission in its own grader process, several at a time:
+:func:`grade_class`, which grades several submissions at a time, each in a grader process that
+grades one submission after another (a process that passes the time limit of a whole submission is
+killed and replaced):
 
 * the **student side** (``homework/sandbox.py``) is a child process that runs the submission's code
   cells in order, with a time limit per cell and per call, a memory limit, and (Linux Landlock, or
@@ -32,6 +34,7 @@ import importlib.util
 import io
 import json
 import os
+import queue
 import re
 import selectors
 import shutil
@@ -668,26 +671,61 @@ def submissions(folder):
     return found
 
 
-def _grade_in_process(master, term_seed, submission, output, limits, docker_image, timeout):
-    """Grade one submission in a fresh grader process (``grading.py one``), within ``timeout``."""
-    command = [sys.executable, str(Path(__file__).resolve()), "one", str(master), str(submission),
-               str(output), "--cell-timeout", str(limits.cell), "--call-timeout", str(limits.call),
-               "--memory-gib", str(limits.memory / 2**30)]
-    if term_seed is not None:
-        command += ["--term-seed", str(term_seed)]
-    if docker_image:
-        command += ["--docker", docker_image]
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                               start_new_session=True)
-    try:
-        _, error = process.communicate(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        os.killpg(process.pid, signal.SIGKILL)
-        process.communicate()
-        return {"status": f"stopped after {timeout:g} s for the whole submission"}
-    if process.returncode != 0 or not Path(output).exists():
-        return {"status": f"grader error: {error.decode(errors='replace')[-300:]}"}
-    return json.loads(Path(output).read_text())
+class _Grader:
+    """A grader process (``grading.py serve``): loads the master once, then grades the
+    submissions it is sent one after another, each within ``timeout`` seconds.
+
+    Starting a grader costs ~2 s (Python, numpy, scikit-learn through the library, the master),
+    more than many submissions' own grading: a class reuses one process per job. Nothing of a
+    submission stays in it: each is graded in a new folder, with a new student process, from a
+    new run of the setup cells, and what the submission left running is killed before the next.
+    """
+
+    def __init__(self, master, term_seed, limits, docker_image):
+        self.command = [sys.executable, str(Path(__file__).resolve()), "serve", str(master),
+                        "--cell-timeout", str(limits.cell), "--call-timeout", str(limits.call),
+                        "--memory-gib", str(limits.memory / 2**30)]
+        if term_seed is not None:
+            self.command += ["--term-seed", str(term_seed)]
+        if docker_image:
+            self.command += ["--docker", docker_image]
+        self.process = None
+
+    def grade(self, submission, output, timeout):
+        """The result of one submission (as :func:`grade_submission`), or a status on failure."""
+        if self.process is None:
+            self.errors = tempfile.TemporaryFile()
+            self.process = subprocess.Popen(self.command, stdin=subprocess.PIPE,
+                                            stdout=subprocess.PIPE, stderr=self.errors,
+                                            start_new_session=True)
+        try:
+            self.process.stdin.write((json.dumps([str(submission), str(output)]) + "\n").encode())
+            self.process.stdin.flush()
+            with selectors.DefaultSelector() as selector:
+                selector.register(self.process.stdout, selectors.EVENT_READ)
+                if not selector.select(timeout):
+                    self.stop()
+                    return {"status": f"stopped after {timeout:g} s for the whole submission"}
+            done = self.process.stdout.readline()
+        except BrokenPipeError:
+            done = b""
+        if done != b"done\n" or not Path(output).exists():
+            self.stop()
+            self.errors.seek(0)
+            return {"status": f"grader error: {self.errors.read().decode(errors='replace')[-300:]}"}
+        return json.loads(Path(output).read_text())
+
+    def stop(self):
+        if self.process is None:
+            return
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.process.pid, signal.SIGKILL)
+        self.process.wait()
+        for pipe in (self.process.stdin, self.process.stdout):
+            with contextlib.suppress(BrokenPipeError):
+                pipe.close()
+        self.errors.close()
+        self.process = None
 
 
 def grade_class(master, folder, out, jobs=2, term_seed=None, limits=DEFAULT_LIMITS,
@@ -701,12 +739,28 @@ def grade_class(master, folder, out, jobs=2, term_seed=None, limits=DEFAULT_LIMI
     (out / "feedback").mkdir(parents=True, exist_ok=True)
     (out / "results").mkdir(exist_ok=True)
     found = submissions(folder)
+    waiting = queue.SimpleQueue()
+    for item in found.items():
+        waiting.put(item)
+    results = {}
+
+    def job():
+        grader = _Grader(master, term_seed, limits, docker_image)
+        try:
+            while True:
+                try:
+                    student, path = waiting.get_nowait()
+                except queue.Empty:
+                    return
+                results[student] = grader.grade(path, out / "results" / f"{student}.json",
+                                                timeout)
+        finally:
+            grader.stop()
+
     with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
-        futures = {student: pool.submit(_grade_in_process, master, term_seed, path,
-                                        out / "results" / f"{student}.json", limits, docker_image,
-                                        timeout)
-                   for student, path in found.items()}
-        results = {student: future.result() for student, future in futures.items()}
+        for future in [pool.submit(job) for _ in range(max(1, min(jobs, len(found))))]:
+            future.result()
+    results = {student: results[student] for student in found}
     names = [question.name for question in assignment.questions]
     rows = []
     for student, result in results.items():
@@ -759,11 +813,10 @@ def _reap_descendants():
                 pass
 
 
-def _main_one(argv):
+def _main_serve(argv):
+    """A grader process: grade each ``[submission, output]`` line of stdin, answer ``done``."""
     parser = argparse.ArgumentParser()
     parser.add_argument("master")
-    parser.add_argument("submission")
-    parser.add_argument("output")
     parser.add_argument("--term-seed", type=int, default=None)
     parser.add_argument("--cell-timeout", type=float, default=Limits.cell)
     parser.add_argument("--call-timeout", type=float, default=Limits.call)
@@ -776,22 +829,28 @@ def _main_one(argv):
     if sys.platform.startswith("linux"):
         import ctypes
         ctypes.CDLL(None).prctl(36, 1, 0, 0, 0)      # PR_SET_CHILD_SUBREAPER
-    with tempfile.TemporaryDirectory(prefix="lsl-grade-") as workdir:
-        submission = Path(workdir) / Path(args.submission).name
-        shutil.copyfile(args.submission, submission)
-        os.chmod(workdir, 0o700)
-        try:
-            result = grade_submission(assignment, submission, workdir, limits, args.docker)
-        finally:
-            if sys.platform.startswith("linux"):
-                _reap_descendants()
-    result["submission"] = str(args.submission)
-    Path(args.output).write_text(json.dumps(result, indent=1))
+    # stdout is the channel to grade_class: what the tests print goes to /dev/null instead
+    answer = os.fdopen(os.dup(1), "w")
+    os.dup2(os.open(os.devnull, os.O_WRONLY), 1)
+    for line in sys.stdin:
+        path, output = json.loads(line)
+        with tempfile.TemporaryDirectory(prefix="lsl-grade-") as workdir:
+            submission = Path(workdir) / Path(path).name
+            shutil.copyfile(path, submission)
+            os.chmod(workdir, 0o700)
+            try:
+                result = grade_submission(assignment, submission, workdir, limits, args.docker)
+            finally:
+                if sys.platform.startswith("linux"):
+                    _reap_descendants()
+        result["submission"] = path
+        Path(output).write_text(json.dumps(result, indent=1))
+        print("done", file=answer, flush=True)
 
 
 if __name__ == "__main__":
-    if sys.argv[1:2] == ["one"]:
-        _main_one(sys.argv[2:])
+    if sys.argv[1:2] == ["serve"]:
+        _main_serve(sys.argv[2:])
     else:
         raise SystemExit("usage: python homework/build.py grade-class <hw> <folder> "
                          "(see homework/README.md)")

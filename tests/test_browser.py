@@ -2,9 +2,9 @@
 
 For each ``notebooks/*.ipynb`` (parametrized in conftest.py): open it in JupyterLab, clear the
 outputs and Run All, check that no cell raised and every widget rendered, then move each
-ipywidgets control once and check that the figure it drives is redrawn. Full-page screenshots go
-to ``tests/screenshots/<notebook>.png`` (after running) and ``<notebook>_widgets.png`` (after
-moving the widgets), also when the test fails.
+ipywidgets control once and check that the figure it drives is redrawn. A full-page screenshot
+goes to ``tests/screenshots/<notebook>.png`` at the end (every output, the controls moved), also
+when the test fails (then of the notebook as the failure left it).
 
     python -m pytest -m browser tests/test_browser.py
     LSL_NOTEBOOKS_DIR=/some/folder python -m pytest -m browser tests/test_browser.py
@@ -315,14 +315,14 @@ def test_notebooks_exist(notebooks_dir):
 
 @pytest.mark.browser
 def test_notebook_in_jupyterlab(notebook_path, page, lab_server):
-    name, stem = notebook_path.name, notebook_path.stem
-    screenshot = stem  # taken at the end, even on failure; named after the last phase reached
+    name = notebook_path.name
     try:
         _open(page, lab_server, name)
         _run_all(page, name)
-        _screenshot(page, stem)
         _check_run(page, name)
-        screenshot = f"{stem}_widgets"
         _check_controls(page, name)
     finally:
-        _screenshot(page, screenshot)
+        # one full-page shot (each costs Chromium 1-2 s of a page up to 30 000 px tall): at the
+        # end it holds every output with the controls moved, and after a failure the state the
+        # failure left
+        _screenshot(page, notebook_path.stem)
