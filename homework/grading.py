@@ -322,6 +322,11 @@ class Student:
     def _limit_resources(self):
         import resource
 
+        if sys.platform.startswith("linux"):
+            # killed with its grader (a grader past the time limit of a whole submission is
+            # killed from outside; what the submission started itself is reaped by the grader)
+            import ctypes
+            ctypes.CDLL(None).prctl(1, signal.SIGKILL, 0, 0, 0)      # PR_SET_PDEATHSIG
         resource.setrlimit(resource.RLIMIT_AS, (self.limits.memory, self.limits.memory))
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
         resource.setrlimit(resource.RLIMIT_FSIZE, (2**30, 2**30))
@@ -710,9 +715,10 @@ class _Grader:
         except BrokenPipeError:
             done = b""
         if done != b"done\n" or not Path(output).exists():
-            self.stop()
             self.errors.seek(0)
-            return {"status": f"grader error: {self.errors.read().decode(errors='replace')[-300:]}"}
+            last_words = self.errors.read().decode(errors="replace")[-300:]
+            self.stop()
+            return {"status": f"grader error: {last_words}"}
         return json.loads(Path(output).read_text())
 
     def stop(self):

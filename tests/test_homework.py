@@ -14,7 +14,11 @@ Then the grader's parts (the wire format, Landlock) and build.py's commands. A w
 in tests/test_homework_class.py, the listed wrong answers in tests/test_homework_wrong_answers.py.
 """
 import json
+import os
 import re
+import sys
+import textwrap
+from pathlib import Path
 
 import nbformat
 import numpy as np
@@ -233,6 +237,85 @@ def test_decode_refuses_objects_and_forged_arrays():
         sandbox.decode({"t": "nd", "dtype": "<f8", "shape": [1000], "b64": "AAAAAAAAAAA="}, None)
     with pytest.raises(ValueError, match="kind"):
         sandbox.decode({"t": "pickle", "v": "..."}, None)
+
+
+def test_a_grader_past_the_time_limit_is_replaced_and_a_dead_one_reports_why(tmp_path):
+    """A class reuses one grader process per job (``grading.py serve``): a grader that passes the
+    time limit of a whole submission is killed, one that dies gives its last words as the row's
+    status, and the next submission gets a new grader. Here the grader is a stand-in speaking the
+    same protocol, told by each submission what to do."""
+    script = tmp_path / "grader.py"
+    script.write_text(textwrap.dedent("""
+        import json, os, sys, time
+        for line in sys.stdin:
+            path, output = json.loads(line)
+            what = open(path).read()
+            if what == "stall":
+                time.sleep(600)
+            if what == "die":
+                sys.exit("the grader crashed")
+            open(output, "w").write(json.dumps({"status": "ok", "pid": os.getpid()}))
+            print("done", flush=True)
+    """))
+    grader = grading._Grader(tmp_path / "master.ipynb", 0, grading.Limits(), None)
+    assert grader.command[2:4] == ["serve", str(tmp_path / "master.ipynb")]
+    grader.command = [sys.executable, str(script)]
+
+    def grade(what, timeout=60.0):
+        (tmp_path / what).write_text(what)
+        return grader.grade(tmp_path / what, tmp_path / f"{what}.json", timeout)
+
+    try:
+        first = grade("ok")["pid"]
+        assert grade("ok")["pid"] == first                       # the same process, reused
+        assert grade("stall", timeout=1.0) == {
+            "status": "stopped after 1 s for the whole submission"}
+        with pytest.raises(ProcessLookupError):                  # killed (and reaped)
+            os.kill(first, 0)
+        second = grade("ok")["pid"]
+        assert second != first
+        died = grade("die")
+        assert died["status"].startswith("grader error") and "the grader crashed" in died["status"]
+        assert grade("ok")["pid"] not in (first, second)
+    finally:
+        grader.stop()
+    assert grader.process is None
+
+
+def test_the_student_side_dies_with_its_grader(tmp_path):
+    """A grader killed from outside (past the time limit of a whole submission) takes its
+    student process with it: nothing of the submission runs on."""
+    if not sys.platform.startswith("linux"):
+        pytest.skip("the grader's sandbox and this check (/proc) are Linux's")
+    import signal
+    import subprocess
+    import time
+
+    pid_file = tmp_path / "student.pid"
+    code = textwrap.dedent(f"""
+        import sys
+        sys.path.insert(0, {str(ROOT / "homework")!r})
+        import grading
+        cells = ["import os; open({str(pid_file)!r}, 'w').write(str(os.getpid()))",
+                 "import time; time.sleep(600)"]
+        grading.Student(cells, {str(tmp_path)!r}, [], grading.Limits()).start()
+    """)
+    grader = subprocess.Popen([sys.executable, "-c", code])
+    try:
+        deadline = time.monotonic() + 60
+        while not (pid_file.exists() and pid_file.read_text()) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        student = int(pid_file.read_text())
+        os.kill(student, 0)                                      # running
+    finally:
+        grader.send_signal(signal.SIGKILL)
+        grader.wait()
+    deadline = time.monotonic() + 10
+    while Path(f"/proc/{student}").exists() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    status = Path(f"/proc/{student}/stat")
+    # gone, or a zombie waiting for init to reap it
+    assert not status.exists() or status.read_text().rsplit(")", 1)[1].split()[0] == "Z"
 
 
 def test_landlock_keeps_the_student_side_in_its_folder(tmp_path):
