@@ -231,7 +231,9 @@ def fitted_gamma(gamma, X, sample_weight=None):
         s = np.ones(X.shape[0])
     else:  # rows of zero weight are dropped, not summed with weight 0: the same bits as without
         s = np.asarray(sample_weight, np.float64)
-        X, s = X[s > 0], s[s > 0]
+        if not s.all():
+            kept = s > 0
+            X, s = X[kept], s[kept]
     total = s.sum() * X.shape[1]
     mean = s @ np.asarray(X.sum(axis=1), dtype=np.float64).ravel() / total
     eps = np.finfo(np.float64).eps

@@ -401,6 +401,29 @@ def test_an_interrupted_fit_leaves_the_estimator_unfitted():
         est.predict(X)
 
 
+@pytest.mark.parametrize("where", ["parameter validation", "input validation"])
+def test_a_refit_stopped_before_its_solver_leaves_the_estimator_unfitted(where, monkeypatch):
+    """Interrupted (or failed) in scikit-learn's validation, before the features are drawn, a
+    refit does not leave the previous fit answering ``predict``."""
+    import sklearn.base
+
+    X, y = _regression(n=100)
+    est = RandomKitchenSinksRegressor(n_components=5, random_state=0).fit(X, y)
+    if where == "parameter validation":
+        def interrupted(self, *args, **kwargs):
+            raise KeyboardInterrupt
+
+        monkeypatch.setattr(sklearn.base.BaseEstimator, "_validate_params", interrupted)
+        with pytest.raises(KeyboardInterrupt):
+            est.fit(X, y)
+    else:
+        with pytest.raises(ValueError, match="NaN"):
+            est.fit(np.full_like(X, np.nan), y)
+    assert not [name for name in vars(est) if name.endswith("_")]
+    with pytest.raises(NotFittedError):
+        est.predict(X)
+
+
 _CHILD = textwrap.dedent("""
     import signal
     import sys

@@ -170,22 +170,31 @@ def _next_size(size, ran, elapsed):
     return max(1, min(CHUNK_GROWTH * size, int(ran * CHUNK_SECONDS / elapsed)))
 
 
-def unfitted_on_interrupt(fit):
-    """Decorate ``fit``: a ``KeyboardInterrupt`` leaves the estimator unfitted.
+def _unfitted_on(exception):
+    """A decorator of ``fit``: ``exception`` leaves the estimator unfitted."""
 
-    Every fitted attribute (a name ending in ``_``, and the private ``_state``) is removed
-    before the interrupt propagates, so that ``check_is_fitted`` fails instead of a model of
-    some earlier or unfinished fit answering ``predict``.
-    """
+    def decorate(fit):
+        @functools.wraps(fit)
+        def wrapper(self, *args, **kwargs):
+            try:
+                return fit(self, *args, **kwargs)
+            except exception:
+                for name in [n for n in vars(self) if (n.endswith("_") and not n.startswith("__"))
+                             or n == "_state"]:
+                    delattr(self, name)
+                raise
 
-    @functools.wraps(fit)
-    def wrapper(self, *args, **kwargs):
-        try:
-            return fit(self, *args, **kwargs)
-        except KeyboardInterrupt:
-            for name in [n for n in vars(self) if (n.endswith("_") and not n.startswith("__"))
-                         or n == "_state"]:
-                delattr(self, name)
-            raise
+        return wrapper
 
-    return wrapper
+    return decorate
+
+
+#: Decorate ``fit``: a ``KeyboardInterrupt`` leaves the estimator unfitted. Every fitted
+#: attribute (a name ending in ``_``, and the private ``_state``) is removed before the
+#: interrupt propagates, so that ``check_is_fitted`` fails instead of a model of some earlier
+#: or unfinished fit answering ``predict``. Placed above scikit-learn's ``_fit_context``, so
+#: that an interrupt during its parameter validation unfits too.
+unfitted_on_interrupt = _unfitted_on(KeyboardInterrupt)
+#: As :func:`unfitted_on_interrupt`, for any exception: a fit interrupted or failed (a bad
+#: parameter or input of a refit included) leaves the estimator unfitted.
+unfitted_on_error = _unfitted_on(BaseException)

@@ -1,6 +1,5 @@
 """The random kitchen sinks estimators: a classifier and a regressor over the feature
 families and the box-constrained fits (see :mod:`lsl_lib.kitchen_sinks`)."""
-import contextlib
 import warnings
 from numbers import Integral, Real
 
@@ -12,6 +11,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from lsl_lib._core.classifier import ScoreClassifierMixin
 from lsl_lib._core.random import check_random_state
+from lsl_lib._core.run_loop import unfitted_on_error
 from lsl_lib._core.validation import (
     ITERATIVE_CONSTRAINTS,
     check_n_classes,
@@ -94,18 +94,6 @@ class _BaseKitchenSinks(BaseEstimator):
             raise ValueError("feature: phi must be bounded, |phi(x; w)| <= 1 (the box C/K and "
                              "Rahimi and Recht's bound assume it); rescale phi.")
         return Phi
-
-    @contextlib.contextmanager
-    def _unfitted_on_error(self):
-        """A fit interrupted (Ctrl-C) or failed leaves the estimator unfitted: the fitted
-        attributes set so far, and those of an earlier fit, are deleted."""
-        try:
-            yield
-        except BaseException:
-            for name in [name for name in vars(self) if name.endswith("_")
-                         and not name.startswith("__")]:
-                delattr(self, name)
-            raise
 
     def _box_scale(self, targets, sample_weight):
         """The scale of the targets that ``C='auto'`` multiplies: 1 for labels of +-1."""
@@ -322,6 +310,7 @@ class RandomKitchenSinksClassifier(ScoreClassifierMixin, _BaseKitchenSinks):
         self.time_limit = time_limit
         self.random_state = random_state
 
+    @unfitted_on_error
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y, sample_weight=None):
         """Draw the K features and fit α under the box, one-vs-rest beyond two classes.
@@ -334,17 +323,16 @@ class RandomKitchenSinksClassifier(ScoreClassifierMixin, _BaseKitchenSinks):
         sample_weight : array-like of shape (n_samples,), default=None
             Non-negative weights :math:`s_i`: the risk :math:`\\sum_i s_i c_i / \\sum_i s_i`.
         """
-        with self._unfitted_on_error():
-            X, y = validate_data(self, X, y, accept_sparse="csr", dtype=np.float64)
-            check_classification_targets(y)
-            self.classes_ = np.unique(y)
-            check_n_classes(self.classes_, self.loss, ())
-            sample_weight = self._sample_weight(X, sample_weight)
-            if len(self.classes_) == 2:
-                targets = [signed_binary_labels(y, self.classes_)]
-            else:
-                targets = [np.where(y == c, 1.0, -1.0) for c in self.classes_]
-            self.coef_, self.intercept_ = self._fit_outputs(X, targets, sample_weight, self.loss)
+        X, y = validate_data(self, X, y, accept_sparse="csr", dtype=np.float64)
+        check_classification_targets(y)
+        self.classes_ = np.unique(y)
+        check_n_classes(self.classes_, self.loss, ())
+        sample_weight = self._sample_weight(X, sample_weight)
+        if len(self.classes_) == 2:
+            targets = [signed_binary_labels(y, self.classes_)]
+        else:
+            targets = [np.where(y == c, 1.0, -1.0) for c in self.classes_]
+        self.coef_, self.intercept_ = self._fit_outputs(X, targets, sample_weight, self.loss)
         return self
 
     def _binary_only(self):
@@ -494,6 +482,7 @@ class RandomKitchenSinksRegressor(RegressorMixin, _BaseKitchenSinks):
         self.max_iter = max_iter
         self.random_state = random_state
 
+    @unfitted_on_error
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y, sample_weight=None):
         """Draw the K features and fit α by box-constrained least squares.
@@ -506,12 +495,11 @@ class RandomKitchenSinksRegressor(RegressorMixin, _BaseKitchenSinks):
         sample_weight : array-like of shape (n_samples,), default=None
             Non-negative weights :math:`s_i` of the squared errors.
         """
-        with self._unfitted_on_error():
-            X, y = validate_data(self, X, y, accept_sparse="csr", dtype=np.float64,
-                                 y_numeric=True)
-            sample_weight = self._sample_weight(X, sample_weight)
-            coef, intercept = self._fit_outputs(X, [y], sample_weight, self.loss)
-            self.coef_, self.intercept_ = coef[0], float(intercept[0])
+        X, y = validate_data(self, X, y, accept_sparse="csr", dtype=np.float64,
+                             y_numeric=True)
+        sample_weight = self._sample_weight(X, sample_weight)
+        coef, intercept = self._fit_outputs(X, [y], sample_weight, self.loss)
+        self.coef_, self.intercept_ = coef[0], float(intercept[0])
         return self
 
     def _box_scale(self, targets, sample_weight):
