@@ -443,13 +443,13 @@ _CHILD = textwrap.dedent("""
     rng = np.random.default_rng(0)
     X = rng.normal(size=(n, 10))
     y = (X[:, 0] + X[:, 1] ** 2 + rng.normal(size=n) > 1).astype(int)
+    est = RandomKitchenSinksClassifier(n_components=200, loss=loss, time_limit=None,
+                                       random_state=0)
     print("fitting", flush=True)
     try:
         while True:  # log: 50 L-BFGS-B steps a fit; hinge: one LP of several seconds
-            # a new estimator for each fit: a signal that lands in a refit's parameter checks,
-            # before the fit proper, would otherwise find the previous fit's coef_ in place
-            est = RandomKitchenSinksClassifier(n_components=200, loss=loss, time_limit=None,
-                                               random_state=0)
+            # refits of one estimator: wherever the signal lands in a refit (its parameter
+            # checks included), the previous fit must not be left in place
             est.fit(X, y)
     except KeyboardInterrupt:
         print("interrupted, fitted:", hasattr(est, "coef_"), flush=True)
