@@ -12,5 +12,33 @@ too (lecture 11's model selection took 9 s there with two threads, 3 to 6 s with
 """
 import os
 
+import pytest
+
 for _variable in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_variable, "1")
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """A failed notebook cell's report shows what the cell put out in this run.
+
+    nbval names only the kind of output that differs ("Unexpected output fields from running
+    code: {'stderr'}"); a failure on another machine (CI, a student's laptop) is then
+    explained by the text itself: a warning, a message from a library's background thread.
+    """
+    outcome = yield
+    report = outcome.get_result()
+    outputs = getattr(item, "test_outputs", None)
+    if report.when == "call" and report.failed and outputs:
+        report.sections.append(("what the cell put out in this run",
+                                "\n".join(_describe_output(output) for output in outputs)))
+
+
+def _describe_output(output):
+    if output.get("output_type") == "stream":
+        return f"[{output['name']}]\n{output['text']}"
+    if output.get("output_type") == "error":
+        return f"[error] {output['ename']}: {output['evalue']}"
+    data = output.get("data", {})
+    text = data.get("text/plain", "")
+    return f"[{output.get('output_type')}: {', '.join(sorted(data))}]\n{text[:2000]}"
