@@ -101,7 +101,15 @@ def test_quick_run_is_printed_not_written_unless_asked(tmp_path, monkeypatch, qu
 
 # --- the papers' numbers ----------------------------------------------------------------
 
+def _without_data(rows):
+    """The groups of the quick run that could not have their data (no shared sets, no
+    network for the fetchers): their rows say why, with no errors and no papers' numbers."""
+    return sorted({r["group"] for r in rows if r["error"] is None})
+
+
 def test_the_table_prints_the_papers_numbers(quick_rows):
+    if _without_data(quick_rows):
+        pytest.skip(f"{SKIP_REASON}: no data for {', '.join(_without_data(quick_rows))}")
     table = reproduce.format_table(quick_rows)
     for key, value in papers.PAPER_ERRORS.items():
         text = f"{value:.3f}" if key == "usps_kernel_pegasos" else f"{value:.1f}"
@@ -226,9 +234,10 @@ def test_quick_run_gives_every_row_finite_numbers(quick_rows):
         assert math.isfinite(r["error"]) and 0.0 <= r["error"] <= 100.0, r
         assert math.isfinite(r["seconds"]) and r["seconds"] >= 0.0, r
         assert r["data"] and r["method"] and r["task"], r
-    methods = [r["method"] for r in quick_rows if r["group"] == "usps"]
-    assert any(m.startswith("kernel Pegasos") for m in methods)
-    assert any(m.startswith("doubly stochastic") for m in methods)
+    if "usps" not in _without_data(quick_rows):
+        methods = [r["method"] for r in quick_rows if r["group"] == "usps"]
+        assert any(m.startswith("kernel Pegasos") for m in methods)
+        assert any(m.startswith("doubly stochastic") for m in methods)
 
 
 def test_quick_run_says_where_its_data_came_from(quick_rows):
