@@ -32,9 +32,7 @@ def _code(notebook):
                      if not line.lstrip().startswith(("%", "!")))
 
 
-def _unseeded_by_default(module_name, name):
-    """Whether ``module_name.name`` takes ``random_state`` with the default None."""
-    target = getattr(importlib.import_module(module_name), name)
+def _random_state_defaults_to_none(target):
     try:
         parameter = inspect.signature(target).parameters.get("random_state")
     except (TypeError, ValueError):
@@ -54,30 +52,29 @@ def unseeded_calls(source):
     and seeds (``ParallelDoublyStochasticClassifier(template, random_state=0)``), draws
     nothing itself. A call that passes ``random_state`` or ``**parameters`` is seeded.
     """
-    tree = ast.parse(source)
-    unseeded = {alias.asname or alias.name: inspect.isclass(
-                    getattr(importlib.import_module(node.module), alias.name))
-                for node in ast.walk(tree)
-                if isinstance(node, ast.ImportFrom) and node.module
-                and node.module.split(".")[0] == "lsl_lib"
-                for alias in node.names
-                if _unseeded_by_default(node.module, alias.name)}
-    fitted_names = {node.func.value.id for node in ast.walk(tree)
-                    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
-                    and node.func.attr in FITS and isinstance(node.func.value, ast.Name)}
-    fitted_calls = {id(node.func.value) for node in ast.walk(tree)
-                    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
-                    and node.func.attr in FITS}
-    fitted_calls |= {id(node.value) for node in ast.walk(tree)
-                     if isinstance(node, ast.Assign) and len(node.targets) == 1
-                     and isinstance(node.targets[0], ast.Name)
-                     and node.targets[0].id in fitted_names}
-    return sorted((node.lineno, ast.get_source_segment(source, node))
-            for node in ast.walk(tree)
-            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
-            and node.func.id in unseeded
-            and (not unseeded[node.func.id] or id(node) in fitted_calls)
-            and not any(keyword.arg in ("random_state", None) for keyword in node.keywords))
+    nodes = list(ast.walk(ast.parse(source)))
+    imported = {alias.asname or alias.name: getattr(importlib.import_module(node.module),
+                                                    alias.name)
+                for node in nodes
+                if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("lsl_lib")
+                for alias in node.names}
+    # name -> whether it is an estimator (drawing when fitted) rather than a function
+    unseeded = {name: inspect.isclass(target) for name, target in imported.items()
+                if _random_state_defaults_to_none(target)}
+    fitted = [node.func.value for node in nodes
+              if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+              and node.func.attr in FITS]
+    fitted_names = {node.id for node in fitted if isinstance(node, ast.Name)}
+    fitted_calls = {id(node) for node in fitted} | {
+        id(node.value) for node in nodes
+        if isinstance(node, ast.Assign) and len(node.targets) == 1
+        and isinstance(node.targets[0], ast.Name) and node.targets[0].id in fitted_names}
+    return sorted((node.lineno, ast.get_source_segment(source, node)) for node in nodes
+                  if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                  and node.func.id in unseeded
+                  and (not unseeded[node.func.id] or id(node) in fitted_calls)
+                  and not any(keyword.arg in ("random_state", None)
+                              for keyword in node.keywords))
 
 
 def test_the_check_finds_an_unseeded_call_and_passes_a_seeded_one():

@@ -31,10 +31,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SITE = ROOT / "book" / "_build" / "html"
 SCREENSHOTS = Path(__file__).resolve().parent / "screenshots"
 VIEWPORT = {"width": 1400, "height": 1000}
-# A guard against a hung build, not a speed check: under CI's load on two cores (the README's
-# other worker and the lowest-version tests beside it) the build has taken over 900 s while
-# still rendering its last panel, on a machine of CI's kind on a slow day.
-BUILD_TIMEOUT_S = 1800
+BUILD_TIMEOUT_S = 900
 LOAD_TIMEOUT_MS = 30_000
 LECTURES = sorted(path.stem for path in (ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
 STUDENT_NOTEBOOKS = sorted(
