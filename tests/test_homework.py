@@ -408,6 +408,18 @@ def test_unknown_assignment_is_refused_with_the_list_of_masters():
         build.main(["grade", "hw9_nothing", "submission.ipynb"])
 
 
+@pytest.mark.parametrize("command", ["grade-class", "extract"])
+def test_a_missing_or_empty_folder_of_submissions_is_refused(command, tmp_path):
+    out = ["--out", str(tmp_path / "out")]
+    with pytest.raises(SystemExit, match="no folder .*missing"):
+        build.main([command, HW, str(tmp_path / "missing"), *out])
+    (tmp_path / "empty" / "notes").mkdir(parents=True)
+    (tmp_path / "empty" / "a.txt").write_text("not a notebook")
+    with pytest.raises(SystemExit, match=r"no submission in .*empty.*<student>\.ipynb"):
+        build.main([command, HW, str(tmp_path / "empty"), *out])
+    assert not (tmp_path / "out").exists()
+
+
 def test_extract_writes_one_file_per_derivation_with_rubric_and_every_answer(tmp_path):
     name = HW
     folder = tmp_path / "submissions"
