@@ -10,7 +10,9 @@ killed and replaced):
   Docker with ``--docker``) no access to files outside its own folder but the Python installation,
   ``lsl_lib`` and the data. A cell that loops is interrupted at its limit; a cell that kills the
   process is skipped and the process restarted with the cells before it, so a loop or a crash costs
-  the questions that need that cell, not the rest;
+  the questions that need that cell, not the rest. Its folder starts with a copy of numba's cache
+  from one run of the master's code (:func:`numba_seed`), so that the library's fast paths are
+  compiled once per class, not once per submission;
 * the **grader side** (this module) runs the master's cells tagged ``grader-setup`` (imports, data,
   the term's parameters, with the lecturer's ``TERM_SEED``) in its own namespace, then each test
   cell of the master in a copy of it. A name a test reads that is not defined there is fetched from
@@ -127,6 +129,7 @@ class Assignment:
     setup: list                                      # sources of the grader-setup cells
     questions: list
     forbidden: list
+    code: list = field(default_factory=list)         # the master's code as a submission runs it
 
     @property
     def autograded(self):
@@ -191,10 +194,12 @@ def load_assignment(master, term_seed=None):
             question.rubric += source + "\n\n"
         elif block is None and cell.cell_type == "markdown" and not question.prompt:
             question.prompt = source
+    code = [source for source in given if not OTTER_CELL.match(source)]
     given = "\n".join(given)
     forbidden = [name for name in _expand_forbidden(ANSWER_MODULES)
                  if not re.search(rf"\b{name.rsplit('.', 1)[1]}\b", given)]
-    return Assignment(name=master.stem, setup=setup, questions=questions, forbidden=forbidden)
+    return Assignment(name=master.stem, setup=setup, questions=questions, forbidden=forbidden,
+                      code=code)
 
 
 def _expand_forbidden(names):
@@ -575,9 +580,33 @@ def _short(error):
     return text if len(text) < 600 else text[:600] + " ..."
 
 
-def grade_submission(assignment, submission, workdir, limits=DEFAULT_LIMITS, docker_image=None):
+def numba_seed(assignment, workdir, limits=DEFAULT_LIMITS, docker_image=None):
+    """numba's cache of the library's fast paths that the master's code compiles, or None.
+
+    Each submission runs in a folder of its own, numba's cache with it, so each would compile
+    the fast paths it calls again: about 3 s of homework 3's 15 s per submission. The master's
+    code (the given cells and the solutions: the lecturer's, trusted) runs once in ``workdir`` on
+    the student side, in the sandbox and the environment of a submission, so that the machine code
+    fits theirs; :func:`grade_submission` copies the cache it leaves into each submission's
+    folder. A copy: what a submission does to it stays in its own folder. Where the run does not
+    finish, the submissions compile as before.
+    """
+    student = Student(assignment.code, workdir, assignment.forbidden, limits, docker_image)
+    try:
+        student.start()
+    except (StudentCrash, RuntimeError):
+        return None
+    finally:
+        student.stop()
+    cache = Path(workdir) / ".numba"
+    return cache if cache.is_dir() else None
+
+
+def grade_submission(assignment, submission, workdir, limits=DEFAULT_LIMITS, docker_image=None,
+                     numba_cache=None):
     """Grade one submitted notebook; returns a dict (scores, cases, cells, status, flags,
-    seconds)."""
+    seconds). ``numba_cache``: a folder copied to the student side's numba cache before its first
+    cell runs (:func:`numba_seed`)."""
     started = time.monotonic()
     result = {"submission": str(submission), "questions": {}, "cases": {}, "cells": [],
               "status": "ok", "flags": [], "landlock": None}
@@ -596,6 +625,9 @@ def grade_submission(assignment, submission, workdir, limits=DEFAULT_LIMITS, doc
     setup = _setup_namespace(assignment)
     cells = code_cells(notebook)
     student = Student(cells, workdir, assignment.forbidden, limits, docker_image)
+    if numba_cache is not None:
+        with contextlib.suppress(OSError):      # without it, the submission compiles: slower
+            shutil.copytree(numba_cache, Path(workdir) / ".numba", dirs_exist_ok=True)
     try:
         student.start()
         result["landlock"] = student.landlock
@@ -686,12 +718,14 @@ class _Grader:
     new run of the setup cells, and what the submission left running is killed before the next.
     """
 
-    def __init__(self, master, term_seed, limits, docker_image):
+    def __init__(self, master, term_seed, limits, docker_image, numba_cache=None):
         self.command = [sys.executable, str(Path(__file__).resolve()), "serve", str(master),
                         "--cell-timeout", str(limits.cell), "--call-timeout", str(limits.call),
                         "--memory-gib", str(limits.memory / 2**30)]
         if term_seed is not None:
             self.command += ["--term-seed", str(term_seed)]
+        if numba_cache is not None:
+            self.command += ["--numba-cache", str(numba_cache)]
         if docker_image:
             self.command += ["--docker", docker_image]
         self.process = None
@@ -751,7 +785,7 @@ def grade_class(master, folder, out, jobs=2, term_seed=None, limits=DEFAULT_LIMI
     results = {}
 
     def job():
-        grader = _Grader(master, term_seed, limits, docker_image)
+        grader = _Grader(master, term_seed, limits, docker_image, numba_cache)
         try:
             while True:
                 try:
@@ -763,9 +797,12 @@ def grade_class(master, folder, out, jobs=2, term_seed=None, limits=DEFAULT_LIMI
         finally:
             grader.stop()
 
-    with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
-        for future in [pool.submit(job) for _ in range(max(1, min(jobs, len(found))))]:
-            future.result()
+    with tempfile.TemporaryDirectory(prefix="lsl-grade-seed-") as seed:
+        os.chmod(seed, 0o700)
+        numba_cache = numba_seed(assignment, seed, limits, docker_image) if found else None
+        with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
+            for future in [pool.submit(job) for _ in range(max(1, min(jobs, len(found))))]:
+                future.result()
     results = {student: results[student] for student in found}
     names = [question.name for question in assignment.questions]
     rows = []
@@ -828,6 +865,7 @@ def _main_serve(argv):
     parser.add_argument("--call-timeout", type=float, default=Limits.call)
     parser.add_argument("--memory-gib", type=float, default=Limits.memory / 2**30)
     parser.add_argument("--docker", default=None)
+    parser.add_argument("--numba-cache", default=None)
     args = parser.parse_args(argv)
     assignment = load_assignment(args.master, args.term_seed)
     limits = Limits(cell=args.cell_timeout, call=args.call_timeout,
@@ -845,7 +883,8 @@ def _main_serve(argv):
             shutil.copyfile(path, submission)
             os.chmod(workdir, 0o700)
             try:
-                result = grade_submission(assignment, submission, workdir, limits, args.docker)
+                result = grade_submission(assignment, submission, workdir, limits, args.docker,
+                                          args.numba_cache)
             finally:
                 if sys.platform.startswith("linux"):
                     _reap_descendants()

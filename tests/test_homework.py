@@ -318,6 +318,33 @@ def test_the_student_side_dies_with_its_grader(tmp_path):
     assert not status.exists() or status.read_text().rsplit(")", 1)[1].split()[0] == "Z"
 
 
+def test_the_masters_numba_cache_reaches_each_submission_before_its_first_cell(tmp_path):
+    """numba_seed runs the master's code on the student side and keeps the cache it compiled;
+    grade_submission copies it into the submission's folder, where the submission's first cell
+    finds it (without it, the same cell finds no cache: the check can fail)."""
+    fit = ("import numpy as np\n"
+           "from lsl_lib.pegasos import PegasosClassifier\n"
+           "X = np.random.default_rng(0).normal(size=(40, 3)); y = np.sign(X[:, 0])\n"
+           "PegasosClassifier(n_iter=20, random_state=0).fit(X, y)")
+    master = grading.Assignment(name="seed", setup=[], questions=[], forbidden=[], code=[fit])
+    (tmp_path / "seed").mkdir()
+    cache = grading.numba_seed(master, tmp_path / "seed")
+    compiled = sorted(path.name for path in cache.rglob("*.nbi"))
+    assert compiled, "the master's fit compiled nothing into the cache"
+    first_cell = ("import os, pathlib\n"
+                  "found = sorted(p.name for p in "
+                  "pathlib.Path(os.environ['NUMBA_CACHE_DIR']).rglob('*.nbi'))\n"
+                  f"assert found == {compiled!r}, found")
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(first_cell)])
+    for seeded in (True, False):
+        work = tmp_path / f"work_{seeded}"
+        work.mkdir()
+        nbformat.write(nb, work / "submission.ipynb")
+        result = grading.grade_submission(master, work / "submission.ipynb", work,
+                                          numba_cache=cache if seeded else None)
+        assert (result["cells"] == []) == seeded, result["cells"]
+
+
 def test_landlock_keeps_the_student_side_in_its_folder(tmp_path):
     if sandbox.landlock_abi() == 0:
         pytest.skip("this kernel has no Landlock: the grader runs without the file-system sandbox "
