@@ -570,7 +570,8 @@ def _render_pending(pending, frames_url, jobs):
                 shutil.rmtree(scratch, ignore_errors=True)
                 scratch.mkdir(parents=True)
                 futures[pool.submit(_render_notebook, path.resolve(), index, row, scratch)] = path
-            for future in concurrent.futures.as_completed(futures):
+            print(f"static panels: {len(pending)} to render, {jobs} at a time", flush=True)
+            for done, future in enumerate(concurrent.futures.as_completed(futures), 1):
                 path = futures[future]
                 index, row, entry = pending[path]
                 try:
@@ -578,6 +579,7 @@ def _render_pending(pending, frames_url, jobs):
                 except BaseException:
                     pool.shutdown(cancel_futures=True)
                     raise
+                print(f"  {path.stem}: {len(frames)} frames ({done}/{len(pending)})", flush=True)
                 scratch = entry.with_name(entry.name + ".tmp")
                 url = f"{frames_url}/{path.stem}"
                 (scratch / "panel.html").write_text(panel_html(path.stem, varying, fixed, frames,

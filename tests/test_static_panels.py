@@ -198,13 +198,16 @@ class Tags(HTMLParser):
                                     for k, v in attrs.items())]
 
 
-def test_render_panels_frames_html_and_cache(sp, tmp_path, monkeypatch):
+def test_render_panels_frames_html_and_cache(sp, tmp_path, monkeypatch, capsys):
     monkeypatch.setitem(sp.GRID, "lecture", {"a": sp.ALL, "b": sp.ALL})
     notebook = write_notebook(tmp_path / "lecture.ipynb", PLOT, PANEL)
     none = write_notebook(tmp_path / "no_panel.ipynb", "x = 1")
     frames_root, cache = tmp_path / "site" / "panels", tmp_path / "cache"
     result = sp.render_panels([notebook, none], frames_root, "../_static/panels", cache, jobs=1)
     assert list(result) == ["lecture"] and result["lecture"][0] == 2
+    # a line per panel rendered: the build's progress (the site test's stall guard hears it)
+    assert capsys.readouterr().out == ("static panels: 1 to render, 1 at a time\n"
+                                       "  lecture: 6 frames (1/1)\n")
     html = result["lecture"][1]
     frames = sorted((frames_root / "lecture").iterdir())
     assert len(frames) == 6  # 3 values of a × 2 of b
