@@ -204,7 +204,6 @@ def _screenshot(page, name: str, element=None) -> None:
     (element or page).screenshot(path=SCREENSHOTS / f"site_{name}.png")
 
 
-
 def test_a_build_that_stops_printing_is_stopped_and_one_that_talks_is_not():
     """The build's stall guard: silent past its limit, killed (None); printing, left to finish."""
     import time
