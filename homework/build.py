@@ -113,15 +113,14 @@ def _master(name):
     return path
 
 
-def _submissions_folder(folder):
-    """``folder`` if it holds a submission; else the command stops, saying what it looked for."""
+def _check_submissions_folder(folder):
+    """Stop the command, saying what it looked for, unless ``folder`` holds a submission."""
     folder = Path(folder)
     if not folder.is_dir():
         raise SystemExit(f"no folder {folder}: give the folder of the submitted notebooks")
     if not _load("grading").submissions(folder):
         raise SystemExit(f"no submission in {folder}: a submission is <student>.ipynb or "
                          "<student>/<any>.ipynb")
-    return folder
 
 
 def with_term_seed(master, seed, folder):
@@ -407,14 +406,14 @@ def main(argv=None):
         _print_result(args.name, scores, grade.last_result)
     elif args.command == "grade-class":
         _master(args.name)
-        _submissions_folder(args.folder)
+        _check_submissions_folder(args.folder)
         rows = grade_class(args.name, args.folder, args.out, args.jobs, args.term_seed, args.docker,
                            limit, args.timeout)
         print(f"{len(rows)} submissions graded: {args.out / 'grades.csv'}, "
               f"{args.out / 'feedback'}/")
     elif args.command == "extract":
         _master(args.name)
-        _submissions_folder(args.folder)
+        _check_submissions_folder(args.folder)
         for path in extract(args.name, args.folder, args.out):
             print(path)
     elif args.command == "docker-image":
