@@ -11,6 +11,7 @@ this file for any path it is given, so ``python -m pytest notebooks/<one>.ipynb`
 too (lecture 11's model selection took 9 s there with two threads, 3 to 6 s with one).
 """
 import os
+from collections import Counter
 
 import pytest
 
@@ -42,3 +43,35 @@ def _describe_output(output):
     data = output.get("data", {})
     text = data.get("text/plain", "")
     return f"[{output.get('output_type')}: {', '.join(sorted(data))}]\n{text[:2000]}"
+
+
+# The parts of a whole run, by where their tests live (the first prefix that matches); the
+# rest are the library's tests, its doctests and the tools' tests.
+PARTS = (
+    ("tests/test_browser.py", "browser test"),
+    ("tests/test_site.py", "site"),
+    ("tests/test_homework", "homework"),
+    ("homework/", "homework"),
+    ("notebooks/", "lectures under nbval"),
+)
+
+
+def pytest_terminal_summary(terminalreporter):
+    """Where a run's time went: the seconds of each part's tests (setup, call and teardown,
+    summed over the workers), printed when more than one part ran.
+
+    CI runs every part on two cores, and what each costs says what CI's time is made of (see
+    CONTRIBUTING.md, "Running the checks").
+    """
+    seconds = Counter()
+    for reports in terminalreporter.stats.values():
+        for report in reports:
+            if isinstance(report, pytest.TestReport):
+                part = next((name for prefix, name in PARTS if report.nodeid.startswith(prefix)),
+                            "library and tools")
+                seconds[part] += report.duration
+    if len(seconds) > 1:
+        terminalreporter.write_sep("-", "seconds in tests by part, summed over the workers")
+        terminalreporter.write_line(", ".join(f"{part} {time:.0f}"
+                                              for part, time in seconds.most_common())
+                                    + f"; in all {sum(seconds.values()):.0f}")
