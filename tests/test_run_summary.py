@@ -1,4 +1,7 @@
-"""The summary of a whole run: the seconds of each part's tests (root ``conftest.py``)."""
+"""The summary of a whole run: the seconds of each part's tests (root ``conftest.py``).
+
+Each run is a pytest of its own, in a subprocess: its test files have the names of the suite's
+(``test_browser.py``), which this process may have imported already."""
 from pathlib import Path
 
 pytest_plugins = "pytester"
@@ -14,7 +17,7 @@ def test_each_part_gets_the_seconds_of_its_own_tests(pytester):
     pytester.makepyfile(**{"tests/test_browser": slow,
                            "notebooks/test_cells": "def test_cell():\n    pass\n",
                            "tests/test_losses": slow + "\ndef test_fast():\n    pass\n"})
-    result = pytester.runpytest("-p", "no:cacheprovider", "-p", "no:xdist")
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "-p", "no:xdist")
     result.assert_outcomes(passed=4)
     lines = result.stdout.lines
     line = lines[next(i for i, text in enumerate(lines)
@@ -29,6 +32,6 @@ def test_each_part_gets_the_seconds_of_its_own_tests(pytester):
 def test_a_run_of_one_part_prints_no_summary(pytester):
     pytester.makeconftest(ROOT_CONFTEST.read_text(encoding="utf-8"))
     pytester.makepyfile(test_one="def test_one():\n    pass\n")
-    result = pytester.runpytest("-p", "no:cacheprovider", "-p", "no:xdist")
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "-p", "no:xdist")
     result.assert_outcomes(passed=1)
     assert "seconds in tests by part" not in result.stdout.str()
