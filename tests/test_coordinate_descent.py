@@ -20,7 +20,7 @@ from lsl_lib.coordinate_descent import (RESHUFFLE, BlockCDKernelRidge, DualCDCla
                                         block_cd_kernel_ridge, dual_cd, dual_cd_numpy_epochs,
                                         gap_safe_screen, lasso_cd, lasso_duality_gap, lasso_path,
                                         svm_objectives)
-from lsl_lib.datasets import shared_data_dir, two_gaussian_blobs
+from lsl_lib.datasets import two_gaussian_blobs
 from lsl_lib.kernels import KernelRidge, kernel_matrix
 from estimator_support import with_inf, with_nan
 
@@ -857,8 +857,7 @@ def test_defaults_score_as_scikit_learns_peers_on_real_data():
         r2_score(yd_test, ridge_ref.predict(Xd_test) + b), abs=1e-3)
 
 
-@pytest.mark.skipif(shared_data_dir() is None,
-                    reason="set LSL_SHARED_DATA to the folder of the course's benchmark sets")
+@pytest.mark.shared_data
 def test_block_cd_kernel_ridge_defaults_on_raw_and_standardised_cpu_act():
     """With gamma = 1/d and no intercept (the old defaults), BlockCDKernelRidge() scores
     R^2 below -10 on raw cpu_act, whose features spread up to 10^6: the kernel matrix is the

@@ -402,13 +402,9 @@ def test_load_shared_from_fake_folder(tmp_path, monkeypatch):
         load_shared("a9a")
 
 
-needs_shared = pytest.mark.skipif(
-    shared_data_dir() is None,
-    reason="set LSL_SHARED_DATA to the folder of the course's benchmark sets",
-)
 
 
-@needs_shared
+@pytest.mark.shared_data
 def test_load_shared_a9a():
     X, y = load_shared("a9a")
     Xt, yt = load_shared("a9a", split="test")
@@ -421,14 +417,14 @@ def test_load_shared_a9a():
         assert M.indices.dtype == np.int32 and M.indptr.dtype == np.int32
 
 
-@needs_shared
+@pytest.mark.shared_data
 def test_load_shared_a9a_fits_linear_svc():
     # liblinear takes only int32 indices: int64 ones made this fit fail
     clf = LinearSVC().fit(*load_shared("a9a"))
     assert clf.score(*load_shared("a9a", split="test")) > 0.84
 
 
-@needs_shared
+@pytest.mark.shared_data
 @pytest.mark.parametrize("name", sorted(MAJORITY_TEST_ERROR))
 def test_majority_class_errors_are_the_test_sets(name):
     _, y = load_shared(name)
@@ -438,7 +434,7 @@ def test_majority_class_errors_are_the_test_sets(name):
                                                               abs=0.005)
 
 
-@needs_shared
+@pytest.mark.shared_data
 @pytest.mark.parametrize("name, shape, n_pos", [
     ("w8a", (49749, 300), 1479),
     ("ijcnn1", (49990, 22), 4853),
@@ -466,7 +462,7 @@ def test_usps_and_covtype_say_what_is_missing(tmp_path, monkeypatch):
         load_usps(split="valid")
 
 
-@needs_shared
+@pytest.mark.shared_data
 def test_load_usps():
     X, y = load_usps()
     Xt, yt = load_usps("test")
@@ -476,7 +472,7 @@ def test_load_usps():
     assert np.bincount(yt).sum() == 2007
 
 
-@needs_shared
+@pytest.mark.shared_data
 def test_load_covtype():
     X, y = load_covtype()
     assert X.shape == (92962, 54) and X.dtype == np.float64
@@ -495,7 +491,7 @@ def test_load_covtype_sample_ships_with_the_repository():
     assert_array_equal(X[:, 10:14].sum(axis=1), 1.0)  # one wilderness area per row
 
 
-@needs_shared
+@pytest.mark.shared_data
 def test_covtype_sample_is_the_documented_draw_of_the_shared_rows():
     """data/make_samples.py: rows default_rng(0).choice(92 962, 12 000, replace=False)."""
     X, y = load_covtype_sample()
@@ -732,10 +728,11 @@ def test_openml_and_sklearn_fetchers_say_what_to_do_offline(tmp_path, monkeypatc
         fetch_covtype(data_home=tmp_path)
 
 
+@pytest.mark.shared_data
 @pytest.mark.skipif(
-    shared_data_dir() is None or not (shared_data_dir() / "pmlb_197_cpu_act.tsv.gz").is_file(),
-    reason="set LSL_SHARED_DATA to the folder of the course's benchmark sets "
-           "(with pmlb_197_cpu_act.tsv.gz)")
+    shared_data_dir() is not None
+    and not (shared_data_dir() / "pmlb_197_cpu_act.tsv.gz").is_file(),
+    reason="the folder that LSL_SHARED_DATA names has no pmlb_197_cpu_act.tsv.gz")
 def test_fetch_cpu_act_reads_the_shared_copy():
     X, y = fetch_cpu_act()
     assert X.shape == (8192, 21) and y.shape == (8192,)

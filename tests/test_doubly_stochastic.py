@@ -12,8 +12,7 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 from lsl_lib._core.random import (SPLITMIX_GOLDEN, check_random_state, counter_uniforms_numpy,
                                   splitmix64_numba, splitmix64_numpy)
 from lsl_lib._core.sampling import sample_indices
-from lsl_lib.datasets import (concentric_circles, fetch_cpu_act, load_digits, load_shared,
-                              shared_data_dir)
+from lsl_lib.datasets import (concentric_circles, fetch_cpu_act, load_digits, load_shared)
 from lsl_lib.doubly_stochastic import (NEWTON_JITTER, DoublyStochasticClassifier,
                                        DoublyStochasticRegressor, FrequencyCache,
                                        block_features, block_frequencies, curvature_weights,
@@ -715,12 +714,9 @@ def test_ctrl_c_stops_a_long_fit_within_a_second(method):
 
 # --- defaults on real data -----------------------------------------------------------------
 
-_needs_shared = pytest.mark.skipif(
-    shared_data_dir() is None,
-    reason="set LSL_SHARED_DATA to the folder of the course's benchmark sets")
 
 
-@_needs_shared
+@pytest.mark.shared_data
 def test_classifier_defaults_beat_the_majority_and_the_rbf_sampler_on_ijcnn1():
     """The previous defaults ended below the majority class (0.898 against 0.905)."""
     from sklearn.kernel_approximation import RBFSampler
@@ -736,7 +732,7 @@ def test_classifier_defaults_beat_the_majority_and_the_rbf_sampler_on_ijcnn1():
     assert dsg > majority + 0.03 and dsg > peer + 0.01
 
 
-@_needs_shared
+@pytest.mark.shared_data
 def test_regressor_defaults_keep_their_r2_behind_a_scaler_on_cpu_act():
     """Without an intercept, R^2 0.76 raw fell to 0.12 behind StandardScaler; Ridge gives
     0.72 either way. With centred targets and the Newton step, both stay above Ridge."""

@@ -10,7 +10,7 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 
 import lsl_lib.kernel_pegasos as module
 from lsl_lib._core.kernel_loops import GAUSSIAN, compiled_rows
-from lsl_lib.datasets import concentric_circles, load_digits, shared_data_dir, two_gaussian_blobs
+from lsl_lib.datasets import concentric_circles, load_digits, two_gaussian_blobs
 from lsl_lib.kernel_pegasos import (
     KernelPegasosClassifier,
     KernelPegasosState,
@@ -238,8 +238,7 @@ def test_defaults_adapt_to_the_feature_scale():
     assert narrow.score(X_test, y_test) < 0.6
 
 
-@pytest.mark.skipif(shared_data_dir() is None,
-                    reason="set LSL_SHARED_DATA to the folder of the course's benchmark sets")
+@pytest.mark.shared_data
 @pytest.mark.parametrize("name", ["a9a", "ijcnn1"])
 def test_defaults_land_within_a_point_of_svc_on_real_data(name):
     peer, ours = svc_and_estimator_on_shared(name, KernelPegasosClassifier(random_state=0))

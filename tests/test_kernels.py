@@ -24,7 +24,7 @@ from lsl_lib._core.kernel_loops import (
     sparse_kernel_raw_numba,
     take_lru_slot_numba,
 )
-from lsl_lib.datasets import load_shared, shared_data_dir
+from lsl_lib.datasets import load_shared
 from lsl_lib.kernels import (
     INNER_PRODUCT_KERNELS,
     KERNELS,
@@ -371,8 +371,7 @@ def test_kernel_ridge_defaults_adapt_to_the_feature_scale():
     assert ours > 0.8 and width < 0.1
 
 
-@pytest.mark.skipif(shared_data_dir() is None,
-                    reason="set LSL_SHARED_DATA to the folder of the course's benchmark sets")
+@pytest.mark.shared_data
 def test_kernel_ridge_defaults_on_a9a_beat_scikit_learns_defaults():
     X_train, y_train = load_shared("a9a")
     X_test, y_test = load_shared("a9a", "test")

@@ -13,7 +13,7 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from lsl_lib._core.kernel_loops import compiled_rows
 from lsl_lib._core.sampling import sample_indices
-from lsl_lib.datasets import checkerboard, concentric_circles, shared_data_dir, two_gaussian_blobs
+from lsl_lib.datasets import checkerboard, concentric_circles, two_gaussian_blobs
 from lsl_lib.kernels import INNER_PRODUCT_KERNELS, check_kernel_params, kernel_matrix
 from lsl_lib.online_kernel import (
     MODELS,
@@ -549,8 +549,7 @@ def test_defaults_adapt_to_the_feature_scale():
     assert narrow.score(X_test, y_test) < 0.6
 
 
-@pytest.mark.skipif(shared_data_dir() is None,
-                    reason="set LSL_SHARED_DATA to the folder of the course's benchmark sets")
+@pytest.mark.shared_data
 @pytest.mark.parametrize("name", ["a9a", "ijcnn1"])
 def test_defaults_land_within_a_point_of_svc_on_real_data(name):
     peer, ours = svc_and_estimator_on_shared(name, OnlineKernelClassifier(random_state=0))

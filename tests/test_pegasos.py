@@ -512,12 +512,9 @@ def test_defaults_match_linear_svc_on_generated_data():
     assert reg.score(Xr[2000:], yr[2000:]) > ols - 0.01
 
 
-_needs_shared = pytest.mark.skipif(
-    shared_data_dir() is None,
-    reason="set LSL_SHARED_DATA to the folder of the course's benchmark sets")
 
 
-@_needs_shared
+@pytest.mark.shared_data
 def test_defaults_within_a_point_of_linear_svc_on_a9a():
     """3 000 rows of a9a, tested on a9a's test split (benchmarks/README.md, §Pegasos)."""
     X, y = load_shared("a9a")
@@ -536,7 +533,7 @@ def test_defaults_within_a_point_of_linear_svc_on_a9a():
         assert primal_objective(W, Xi, ys, 1e-4, hinge) < 1.1 * f_star
 
 
-@_needs_shared
+@pytest.mark.shared_data
 def test_regressor_defaults_on_cpu_act():
     data = np.loadtxt(shared_data_dir() / "pmlb_197_cpu_act.tsv.gz", skiprows=1)
     X, y = data[:, :-1], data[:, -1]

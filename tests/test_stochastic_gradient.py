@@ -451,8 +451,7 @@ def test_defaults_match_scikit_learn_on_generated_data():
     assert ours >= Ridge().fit(Xtr, ytr).score(Xte, yte) - 0.005
 
 
-@pytest.mark.skipif(shared_data_dir() is None,
-                    reason="set LSL_SHARED_DATA to the folder of the course's benchmark sets")
+@pytest.mark.shared_data
 def test_defaults_match_scikit_learn_on_real_data():
     """a9a (3 000 training rows, the whole test split) and cpu_small, standardised."""
     X, y = load_shared("a9a")
