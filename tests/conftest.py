@@ -293,60 +293,6 @@ def pytest_runtest_makereport(item, call):
                                "Skipped: numba is not importable or LSL_NUMBA=0 disables it")
 
 
-# The tests that run minutes, in the order the workers take them up first: the homework's
-# (grading whole classes of submissions), each notebook in JupyterLab, each notebook under
-# nbval; the many short tests then fill in, so that the workers end together instead of one
-# running a long test alone at the end.
-LONG_FIRST = ("homework", "browser")
-
-
-def pytest_collection_modifyitems(items):
-    """Sort the long tests first (``LONG_FIRST``, then the notebooks' cells), in a stable order."""
-    def rank(item):
-        for position, marker in enumerate(LONG_FIRST):
-            if item.get_closest_marker(marker) is not None:
-                return position
-        return len(LONG_FIRST) if item.path.suffix == ".ipynb" else len(LONG_FIRST) + 1
-
-    items.sort(key=rank)
-
-
-@pytest.hookimpl(optionalhook=True)
-def pytest_xdist_make_scheduler(config, log):
-    """``--dist loadscope``, except that each notebook's browser test is a scope of its own
-    and that the scopes go out in the order of the collection (longest first, see
-    ``pytest_collection_modifyitems``), not sorted by their number of tests.
-
-    loadscope keeps a module's tests on one worker (and a notebook's cells in order, which
-    nbval needs); for the browser test that would put every notebook's Run All on one worker
-    while the others finish. Each worker starts its own JupyterLab and Chromium. Sorted by
-    their number of tests, the scopes of a single long test (a browser test, a class's
-    grading) would go out last, and one worker would run them alone at the end.
-    """
-    if config.getoption("dist") != "loadscope":
-        return None
-    from xdist.scheduler import LoadScopeScheduling
-
-    class LongestFirst(LoadScopeScheduling):
-        in_collection_order = False
-
-        def _split_scope(self, nodeid):
-            if "test_browser.py::test_notebook_in_jupyterlab[" in nodeid:
-                return nodeid
-            return super()._split_scope(nodeid)
-
-        def _assign_work_unit(self, node):
-            if not self.in_collection_order:  # once, before the first scope goes out
-                position = {nodeid: i for i, nodeid in enumerate(self.collection)}
-                for scope in sorted(self.workqueue,
-                                    key=lambda scope: position[next(iter(self.workqueue[scope]))]):
-                    self.workqueue.move_to_end(scope)
-                self.in_collection_order = True
-            super()._assign_work_unit(node)
-
-    return LongestFirst(config, log)
-
-
 def x_extent(patch):
     """(left, right) of a patch in data coordinates: ``axvspan`` gives a ``Rectangle`` from
     matplotlib 3.9 on and a ``Polygon`` before (3.8, the floor of requirements.txt)."""
