@@ -7,15 +7,12 @@ import numpy as np
 import pytest
 from sklearn.linear_model import Ridge
 
+from benchmarks import reproduce
 from lsl_lib import papers
 from lsl_lib.datasets import shared_data_dir
 from lsl_lib.random_features import RandomFourierFeatures
-from benchmark_support import load_benchmark
 
 SKIP_REASON = "set LSL_SHARED_DATA to the folder of the course's benchmark sets"
-
-
-reproduce = load_benchmark("reproduce")
 
 
 @pytest.fixture(scope="module")
@@ -86,7 +83,7 @@ def test_quick_run_is_printed_not_written_unless_asked(tmp_path, monkeypatch, qu
     # and the rows the lecture prints, labelled with the command that produced them
     rows = papers.read_budgeted_results(results)
     assert len(rows) == len(budgeted)
-    assert {r["command"] for r in rows} == {"python benchmarks/reproduce.py --quick --write"}
+    assert {r["command"] for r in rows} == {"python -m benchmarks.reproduce --quick --write"}
     for row, r in zip(rows, budgeted, strict=True):
         assert row["method"] == r["method"] and row["data"] in r["task"]
         assert row["error_mean"] == pytest.approx(r["error"], abs=0.005)
@@ -96,7 +93,7 @@ def test_quick_run_is_printed_not_written_unless_asked(tmp_path, monkeypatch, qu
     assert reproduce.main(["--quick", "--write", "budgeted"]) == 0
     again = path.read_text(encoding="utf-8")
     assert again[again.index(reproduce.BEGIN):again.index(reproduce.END)] == main_table
-    assert "`python benchmarks/reproduce.py --quick budgeted`" in again
+    assert "`python -m benchmarks.reproduce --quick budgeted`" in again
 
 
 # --- the papers' numbers ----------------------------------------------------------------
