@@ -27,6 +27,7 @@ import shutil
 import subprocess
 import sys
 import time
+import tomllib
 from pathlib import Path
 
 from book.static_panels import render_panels
@@ -47,25 +48,27 @@ WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 DOWNLOADS = "_static/downloads"
 
 
-def repository(readme=ROOT / "README.md"):
-    """The repository's ``owner/name`` on GitHub, read from README.md's Binder line.
+def repository(pyproject=ROOT / "pyproject.toml"):
+    """The repository's ``owner/name`` on GitHub, read from pyproject.toml's Binder URL.
 
-    README.md names the repository once, in its ``[binder]:`` link; a fork changes it there.
+    ``[project.urls]`` ``Binder`` names the repository once; a fork changes it there.
 
     Parameters
     ----------
-    readme : pathlib.Path
-        The README to read.
+    pyproject : pathlib.Path
+        The pyproject.toml to read.
 
     Returns
     -------
     str
         ``owner/name``.
     """
-    match = re.search(r"^\[binder\]: https://mybinder\.org/v2/gh/([^/\s]+/[^/\s]+)/",
-                      readme.read_text(encoding="utf-8"), re.M)
+    with open(pyproject, "rb") as file:
+        url = tomllib.load(file).get("project", {}).get("urls", {}).get("Binder", "")
+    match = re.match(r"https://mybinder\.org/v2/gh/([^/\s]+/[^/\s]+)/", url)
     if match is None:
-        raise ValueError(f"readme: {readme} has no '[binder]: https://mybinder.org/v2/gh/...' line")
+        raise ValueError(f"pyproject: {pyproject} has no [project.urls] "
+                         "Binder = 'https://mybinder.org/v2/gh/<owner>/<name>/...'")
     return match.group(1)
 
 

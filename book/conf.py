@@ -11,7 +11,7 @@ from pathlib import Path
 
 # the repository's root, where the package ``book`` is (Sphinx imports this file by path)
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from book.build import SRC, repository  # noqa: E402  (the staged sources; the name in README)
+from book.build import SRC, repository  # noqa: E402  (the staged sources; owner/name on GitHub)
 
 project = "lsl — large-scale learning"
 author = "the lsl authors"
