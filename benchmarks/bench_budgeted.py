@@ -27,7 +27,7 @@ import time
 import numpy as np
 from sklearn.svm import SVC
 
-from common import BSGD_EPOCHS, LLSVM_TOL, load_problem, progress, ratio_row, timed
+from benchmarks.common import BSGD_EPOCHS, LLSVM_TOL, load_problem, progress, ratio_row, timed
 from lsl_lib.budgeted import (PROJECTION_JITTER, AdaptiveMultiHyperplaneClassifier,
                               BudgetedKernelSGDClassifier, LowRankLinearizedSVC)
 from lsl_lib.kernels import kernel_matrix

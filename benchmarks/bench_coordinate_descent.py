@@ -33,7 +33,7 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.linear_model import Lasso
 from sklearn.svm import LinearSVC
 
-from common import progress, ratio_row, timed
+from benchmarks.common import progress, ratio_row, timed
 from lsl_lib.coordinate_descent import DualCDClassifier, LassoCD, svm_objectives
 from lsl_lib.datasets import load_shared, shared_data_dir
 from lsl_lib.pegasos import PegasosClassifier

@@ -1,21 +1,20 @@
-#!/usr/bin/env python
 """Every lsl_lib estimator with its default parameters against its scikit-learn peer.
 
-    python benchmarks/bench_defaults.py                # every row (tens of minutes: a row
+    python -m benchmarks.bench_defaults               # every row (tens of minutes: a row
                                                        # may take its whole time limit);
                                                        # prints the table and writes it
                                                        # into benchmarks/README.md
-    python benchmarks/bench_defaults.py --no-write     # the same, printed only
-    python benchmarks/bench_defaults.py --quick        # subsamples, a smoke run of every
+    python -m benchmarks.bench_defaults --no-write     # the same, printed only
+    python -m benchmarks.bench_defaults --quick        # subsamples, a smoke run of every
                                                        # estimator (2 min of CPU time; 8 min
                                                        # on two busy cores); printed only,
                                                        # never written...
-    python benchmarks/bench_defaults.py --quick --write  # ...unless --write says so
-    python benchmarks/bench_defaults.py Fastfood LassoCD # some estimators only (printed
+    python -m benchmarks.bench_defaults --quick --write  # ...unless --write says so
+    python -m benchmarks.bench_defaults Fastfood LassoCD # some estimators only (printed
                                                        # only unless --write)
-    python benchmarks/bench_defaults.py --list         # the estimators and their peers
-    python benchmarks/bench_defaults.py --save rows.json   # also keep the measured rows...
-    python benchmarks/bench_defaults.py --render rows.json # ...and write the table again from
+    python -m benchmarks.bench_defaults --list         # the estimators and their peers
+    python -m benchmarks.bench_defaults --save rows.json   # also keep the measured rows...
+    python -m benchmarks.bench_defaults --render rows.json # ...and write the table again from
                                                        # them (after REASONS changed), no fits
 
 Issue 22 §3: a user who reads nothing should get a model near the obvious scikit-learn
@@ -81,8 +80,6 @@ if __name__ == "__main__" and sys.argv[1:2] == ["--worker"]:
     # and scikit-learn are still importing (seconds on a loaded machine).
     signal.signal(signal.SIGINT, signal.default_int_handler)
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-
 import numpy as np  # noqa: E402
 from sklearn.base import (BaseEstimator, ClassifierMixin, RegressorMixin,  # noqa: E402
                           TransformerMixin)
@@ -92,7 +89,7 @@ from sklearn.pipeline import make_pipeline  # noqa: E402
 from sklearn.preprocessing import PolynomialFeatures, StandardScaler  # noqa: E402
 from sklearn.svm import SVC, LinearSVC  # noqa: E402
 
-from common import progress, write_between_markers  # noqa: E402
+from benchmarks.common import progress, write_between_markers  # noqa: E402
 
 README = Path(__file__).resolve().parent / "README.md"
 BEGIN = "<!-- bench_defaults.py writes this table: begin -->"
@@ -353,7 +350,8 @@ def run_job(estimator, data_path, workdir, limit=LIMIT, grace=GRACE,
 
     Returns a dict: ``status`` ('ok', 'error' or 'timeout'), ``score``, ``fit_seconds``,
     ``seconds`` (the child's whole life), ``message`` (the error, or how a timeout ended).
-    The child sees the parent's ``sys.path``, so it can unpickle what the parent could.
+    The child (``python -m benchmarks.bench_defaults --worker``) sees the parent's
+    ``sys.path``, so it can import this package and unpickle what the parent could.
     """
     workdir = Path(workdir)
     handle, job_path = tempfile.mkstemp(suffix=".job", dir=workdir)
@@ -365,7 +363,7 @@ def run_job(estimator, data_path, workdir, limit=LIMIT, grace=GRACE,
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
     try:
         how, seconds, stderr = run_limited(
-            [sys.executable, os.path.abspath(__file__), "--worker", job_path,
+            [sys.executable, "-m", "benchmarks.bench_defaults", "--worker", job_path,
              str(result_path)], limit, grace, env)
         if how != "finished":
             stopped = ("stopped by Ctrl-C" if how == "interrupted"
@@ -510,7 +508,7 @@ def conditions(seconds, quick, limit):
     """The line above the table: command, date, machine, versions, load, duration."""
     import sklearn
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    command = "python benchmarks/bench_defaults.py" + (" --quick" if quick else "")
+    command = "python -m benchmarks.bench_defaults" + (" --quick" if quick else "")
     return (f"`{command}`, {datetime.date.today().isoformat()}, {os.cpu_count()} cores "
             f"({platform.machine()}, Python {platform.python_version()}, numpy "
             f"{np.__version__}, scikit-learn {sklearn.__version__}), load average {load:.1f} "
@@ -531,7 +529,8 @@ def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["--worker"]:
         return worker(*argv[1:3])
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.bench_defaults",
+                                     description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true",
                         help="subsamples of ijcnn1 and cpu_act, 60 s limit (not written)")
     write = parser.add_mutually_exclusive_group()

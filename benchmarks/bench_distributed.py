@@ -25,7 +25,7 @@ import time
 import dask
 import numpy as np
 
-from common import progress, ratio_row, timed
+from benchmarks.common import progress, ratio_row, timed
 from lsl_lib.datasets import lazy_linear_teacher, linear_teacher, load_shared, shared_data_dir
 from lsl_lib.distributed import (ParallelDoublyStochasticClassifier, ParallelPegasosClassifier,
                                  fit_out_of_core, get_client)

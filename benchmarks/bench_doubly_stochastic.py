@@ -44,7 +44,7 @@ import numpy as np
 from numba import njit
 from sklearn.pipeline import make_pipeline
 
-from common import progress, ratio_row, timed
+from benchmarks.common import progress, ratio_row, timed
 from lsl_lib.datasets import load_shared, shared_data_dir
 from lsl_lib.doubly_stochastic import DoublyStochasticClassifier, model_nbytes
 from lsl_lib.kernel_pegasos import KernelPegasosClassifier

@@ -35,7 +35,7 @@ from sklearn.linear_model import Ridge
 from sklearn.preprocessing import LabelBinarizer
 from threadpoolctl import threadpool_limits
 
-from common import progress, ratio_row
+from benchmarks.common import progress, ratio_row
 from lsl_lib.datasets import load_covtype, shared_data_dir
 from lsl_lib.elm import ExtremeLearningMachineClassifier, hidden_layer, output_weights
 

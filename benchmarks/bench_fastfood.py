@@ -25,7 +25,7 @@ Without it, its rows are skipped with a printed reason.
 """
 import numpy as np
 
-from common import ratio_row, timed
+from benchmarks.common import ratio_row, timed
 from lsl_lib.fastfood import Fastfood
 from lsl_lib.random_features import RandomFourierFeatures
 

@@ -21,8 +21,8 @@ ratio table of ``run.py``.
 """
 import numpy as np
 
-from bench_nystroem import median_heuristic_gamma
-from common import progress
+from benchmarks.bench_nystroem import median_heuristic_gamma
+from benchmarks.common import progress
 from lsl_lib.datasets import load_covtype, load_usps, shared_data_dir
 from lsl_lib.fastfood import Fastfood, next_power_of_two
 from lsl_lib.nystroem import Nystroem

@@ -10,7 +10,7 @@
 import numpy as np
 from sklearn.svm import SVC
 
-from common import ratio_row, timed
+from benchmarks.common import ratio_row, timed
 from lsl_lib.datasets import load_shared, shared_data_dir
 from lsl_lib.kernel_pegasos import KernelPegasosClassifier
 

@@ -21,7 +21,7 @@ import numpy as np
 from sklearn.linear_model import LogisticRegression, Ridge
 from sklearn.svm import LinearSVC
 
-from common import progress, ratio_row, timed
+from benchmarks.common import progress, ratio_row, timed
 from lsl_lib.datasets import load_covtype, shared_data_dir
 from lsl_lib.kitchen_sinks import draw_features, feature_matrix, fit_hinge, fit_log, fit_squared
 

@@ -15,7 +15,7 @@ import numpy as np
 from scipy.spatial.distance import pdist
 from sklearn.kernel_approximation import Nystroem as SklearnNystroem
 
-from common import progress, ratio_row, timed
+from benchmarks.common import progress, ratio_row, timed
 from lsl_lib.datasets import load_covtype, shared_data_dir
 from lsl_lib.nystroem import Nystroem
 from lsl_lib.random_features import kernel_approximation_error

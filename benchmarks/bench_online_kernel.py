@@ -17,8 +17,8 @@ a cache that holds every column (8 n^2 bytes).
 import numpy as np
 from numba import njit
 
-from bench_kernel_pegasos import GAMMA, _data
-from common import ratio_row, timed
+from benchmarks.bench_kernel_pegasos import GAMMA, _data
+from benchmarks.common import ratio_row, timed
 from lsl_lib.kernels import kernel_matrix
 from lsl_lib.online_kernel import OnlineKernelClassifier
 

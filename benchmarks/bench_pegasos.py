@@ -15,7 +15,7 @@ import scipy.sparse as sp
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.linear_model import SGDClassifier
 
-from common import progress, ratio_row, timed
+from benchmarks.common import progress, ratio_row, timed
 from lsl_lib.datasets import linear_teacher, load_shared, shared_data_dir
 from lsl_lib.losses import get_loss, primal_objective
 from lsl_lib.pegasos import PegasosClassifier, reference_solution

@@ -39,7 +39,7 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.linear_model import Ridge
 from sklearn.svm import LinearSVC
 
-from common import ALPHA_BINNING, GAMMA_BINNING, N_TRAIN, progress, ratio_row, timed
+from benchmarks.common import ALPHA_BINNING, GAMMA_BINNING, N_TRAIN, progress, ratio_row, timed
 from lsl_lib.datasets import load_covtype, shared_data_dir
 from lsl_lib.papers import PAPER_ERRORS
 from lsl_lib.random_binning import RandomBinningFeatures, bin_indices, draw_grids

@@ -10,7 +10,7 @@
 import numpy as np
 from sklearn.kernel_approximation import RBFSampler
 
-from common import ratio_row, timed
+from benchmarks.common import ratio_row, timed
 from lsl_lib.random_features import RandomFourierFeatures
 
 D, N_FEATURES = 2000, 100

@@ -9,7 +9,7 @@
 """
 import numpy as np
 
-from common import progress, ratio_row, timed
+from benchmarks.common import progress, ratio_row, timed
 from lsl_lib.datasets import linear_teacher, load_shared, shared_data_dir
 from lsl_lib.stochastic_gradient import METHODS, StochasticGradientClassifier
 

@@ -1,8 +1,7 @@
 """What the benchmarks share: timing helpers (repeats, ratios, the table, progress bars), the
 README writer, and the data and settings that more than one benchmark uses.
 
-A benchmark imports this module as ``common``: run as ``python benchmarks/<name>.py``, Python
-puts ``benchmarks/`` first on the module path. Nothing outside ``benchmarks/`` imports it.
+Nothing outside ``benchmarks/`` imports it.
 """
 import statistics
 import sys

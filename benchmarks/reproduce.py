@@ -1,15 +1,14 @@
-#!/usr/bin/env python
 """The papers' tables, reproduced: the paper's test error beside lsl's, with lsl's fit time.
 
-    python benchmarks/reproduce.py                 # every row (about 5 minutes on two cores,
+    python -m benchmarks.reproduce                 # every row (about 5 minutes on two cores,
                                                    # and some 20 more for the budgeted table);
                                                    # prints the table and writes it into
                                                    # benchmarks/README.md
-    python benchmarks/reproduce.py --no-write      # the same, printed only
-    python benchmarks/reproduce.py --quick         # a smoke run on small slices (a few min);
+    python -m benchmarks.reproduce --no-write      # the same, printed only
+    python -m benchmarks.reproduce --quick         # a smoke run on small slices (a few min);
                                                    # printed only, never written...
-    python benchmarks/reproduce.py --quick --write # ...unless --write says so
-    python benchmarks/reproduce.py forest pegasos  # some groups only (printed only unless --write)
+    python -m benchmarks.reproduce --quick --write # ...unless --write says so
+    python -m benchmarks.reproduce forest pegasos  # some groups only (printed only unless --write)
 
 Groups of rows (``ROWS``), the settings in the constants below:
 
@@ -70,8 +69,8 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.linear_model import Ridge
 from sklearn.svm import SVC
 
-from common import (ALPHA_BINNING, BSGD_EPOCHS, GAMMA_BINNING, LLSVM_TOL, N_TRAIN,
-                    load_problem, progress, write_between_markers)
+from benchmarks.common import (ALPHA_BINNING, BSGD_EPOCHS, GAMMA_BINNING, LLSVM_TOL,
+                               N_TRAIN, load_problem, progress, write_between_markers)
 from lsl_lib import datasets
 from lsl_lib.budgeted import (AdaptiveMultiHyperplaneClassifier, BudgetedKernelSGDClassifier,
                               LowRankLinearizedSVC)
@@ -870,7 +869,7 @@ def format_table(rows):
 
 def command(quick=False, only=None):
     """The command line of a run (what a table and the data file say produced them)."""
-    return ("python benchmarks/reproduce.py" + (" --quick" if quick else "")
+    return ("python -m benchmarks.reproduce" + (" --quick" if quick else "")
             + "".join(f" {group}" for group in (only or ())))
 
 
@@ -914,7 +913,8 @@ def tables(rows, total_seconds, quick, only=None):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.reproduce",
+                                     description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true",
                         help="small slices: a smoke run of every row (not written)")
     write = parser.add_mutually_exclusive_group()

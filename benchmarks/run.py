@@ -1,8 +1,9 @@
-#!/usr/bin/env python
 """Run every benchmark in one process and print a table of ratios.
 
-    python benchmarks/run.py            # the full benchmarks (a few minutes)
-    python benchmarks/run.py --quick    # a smoke run on small problems
+    python -m benchmarks.run            # the full benchmarks (a few minutes)
+    python -m benchmarks.run --quick    # a smoke run on small problems
+
+from the repository's root (``benchmarks`` is a package of the repository, not installed).
 
 Ratios are peer time / lsl time (or numpy reference / numba path): above 1 means lsl
 is faster. min / median / max are over paired repeats; 'met' compares the median with
@@ -11,23 +12,13 @@ the benchmark's target. Absolute seconds depend on the machine, ratios much less
 import argparse
 import sys
 
-import bench_budgeted
-import bench_coordinate_descent
-import bench_distributed
-import bench_doubly_stochastic
-import bench_elm
-import bench_fastfood
-import bench_import
-import bench_kernel_approximation_error
-import bench_kernel_pegasos
-import bench_kitchen_sinks
-import bench_nystroem
-import bench_online_kernel
-import bench_pegasos
-import bench_random_binning
-import bench_random_features
-import bench_stochastic_gradient
-from common import print_table, progress
+from benchmarks import (bench_budgeted, bench_coordinate_descent, bench_distributed,
+                        bench_doubly_stochastic, bench_elm, bench_fastfood, bench_import,
+                        bench_kernel_approximation_error, bench_kernel_pegasos,
+                        bench_kitchen_sinks, bench_nystroem, bench_online_kernel,
+                        bench_pegasos, bench_random_binning, bench_random_features,
+                        bench_stochastic_gradient)
+from benchmarks.common import print_table, progress
 
 BENCHMARKS = {"import": bench_import, "pegasos": bench_pegasos,
               "kernel_pegasos": bench_kernel_pegasos, "online_kernel": bench_online_kernel,
@@ -42,7 +33,8 @@ BENCHMARKS = {"import": bench_import, "pegasos": bench_pegasos,
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.run",
+                                     description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="small problems, one repeat")
     parser.add_argument("only", nargs="*", choices=[*BENCHMARKS, []], help="benchmarks to run")
     args = parser.parse_args(argv)

@@ -1,4 +1,4 @@
-"""Build the course's website: ``python book/build.py`` writes ``book/_build/html/``.
+"""Build the course's website: ``python -m book.build`` writes ``book/_build/html/``.
 
 The site shows the committed notebooks with their outputs (nothing is executed): lecture 00 as
 the landing page, the lectures 01-15, the homework's student notebooks and README, the lecture
@@ -27,7 +27,10 @@ import shutil
 import subprocess
 import sys
 import time
+import tomllib
 from pathlib import Path
+
+from book.static_panels import render_panels
 
 BOOK = Path(__file__).resolve().parent
 ROOT = BOOK.parent
@@ -45,25 +48,27 @@ WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 DOWNLOADS = "_static/downloads"
 
 
-def repository(readme=ROOT / "README.md"):
-    """The repository's ``owner/name`` on GitHub, read from README.md's Binder line.
+def repository(pyproject=ROOT / "pyproject.toml"):
+    """The repository's ``owner/name`` on GitHub, read from pyproject.toml's Binder URL.
 
-    README.md names the repository once, in its ``[binder]:`` link; a fork changes it there.
+    ``[project.urls]`` ``Binder`` names the repository once; a fork changes it there.
 
     Parameters
     ----------
-    readme : pathlib.Path
-        The README to read.
+    pyproject : pathlib.Path
+        The pyproject.toml to read.
 
     Returns
     -------
     str
         ``owner/name``.
     """
-    match = re.search(r"^\[binder\]: https://mybinder\.org/v2/gh/([^/\s]+/[^/\s]+)/",
-                      readme.read_text(encoding="utf-8"), re.M)
+    with open(pyproject, "rb") as file:
+        url = tomllib.load(file).get("project", {}).get("urls", {}).get("Binder", "")
+    match = re.match(r"https://mybinder\.org/v2/gh/([^/\s]+/[^/\s]+)/", url)
     if match is None:
-        raise ValueError(f"readme: {readme} has no '[binder]: https://mybinder.org/v2/gh/...' line")
+        raise ValueError(f"pyproject: {pyproject} has no [project.urls] "
+                         "Binder = 'https://mybinder.org/v2/gh/<owner>/<name>/...'")
     return match.group(1)
 
 
@@ -208,7 +213,7 @@ def npm_assets(static):
         if npm is None:
             raise SystemExit("build.py: npm not found. The site serves MathJax, require.js and the "
                              "widget manager from npm packages: install Node.js and npm "
-                             "(Debian: apt-get install npm), then run python book/build.py again.")
+                             "(Debian: apt-get install npm), then run python -m book.build again.")
         print("npm ci --prefix book (MathJax, require.js, the widget manager)", flush=True)
         subprocess.run([npm, "ci", "--prefix", str(BOOK), "--ignore-scripts", "--no-audit",
                         "--no-fund"], check=True)
@@ -332,11 +337,6 @@ def stage(repo, jobs):
     npm_assets(static)
     for file in sorted((BOOK / "_static").iterdir()):
         _sync(file, static / file.name)
-    try:
-        from static_panels import render_panels
-    except ImportError as error:
-        raise SystemExit(f"build.py: cannot import book/static_panels.py ({error}): it renders "
-                         "the lectures' static panels") from error
     panels = render_panels(lectures, frames_root=static / "panels", frames_url=FRAMES_URL,
                            cache_dir=BUILD / "panels-cache", jobs=jobs)
     toc = ["```{toctree}", ":caption: Lectures", ":hidden:", ""]
@@ -371,14 +371,14 @@ def stage(repo, jobs):
 
 def main(argv=None):
     """Build the site; print where it is and how to preview it. Exit non-zero on failure."""
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m book.build",
+                                     description=__doc__.split("\n\n")[0])
     parser.add_argument("--jobs", "-j", type=int, default=2,
                         help="processes for the static panels and for Sphinx (default 2)")
     args = parser.parse_args(argv)
     if args.jobs < 1:
         parser.error(f"--jobs must be at least 1, got {args.jobs}")
     start = time.perf_counter()
-    sys.path.insert(0, str(BOOK))
     stage(repository(), args.jobs)
     staged = time.perf_counter()
     print(f"staged in {staged - start:.0f} s; sphinx-build", flush=True)

@@ -1,6 +1,6 @@
 """Sphinx configuration of the course's site.
 
-Run through ``python book/build.py``, which stages the sources in ``book/_build/src/`` (copies of
+Run through ``python -m book.build``, which stages the sources in ``book/_build/src/`` (copies of
 the committed notebooks and pages, and the npm packages' scripts under ``_static/``) and calls
 ``sphinx-build`` with this folder as the configuration directory. Every script, style and font
 is served by the site itself: nothing here names a CDN.
@@ -9,8 +9,9 @@ is served by the site itself: nothing here names a CDN.
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).parent))
-from build import SRC, repository  # noqa: E402  (the staged sources; the name in README)
+# the repository's root, where the package ``book`` is (Sphinx imports this file by path)
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from book.build import SRC, repository  # noqa: E402  (the staged sources; owner/name on GitHub)
 
 project = "lsl — large-scale learning"
 author = "the lsl authors"

@@ -5,7 +5,7 @@ static site no kernel runs it, so :func:`render_panels` runs each notebook's cod
 cell (in a fresh process, with ``panel`` recording its arguments instead of building widgets),
 draws ``plot(**values)`` over a grid of control values into compressed PNG frames, and returns an
 HTML fragment whose controls (``_static/static_panel.js``) flip between the frames.
-``book/build.py`` puts the fragment in place of the panel cell's widget output.
+``book.build`` puts the fragment in place of the panel cell's widget output.
 
 Which controls vary is the table :data:`GRID`: every value of the lecture's main control, the
 others at their notebook defaults or over a few values where the lecture's point needs them, within
@@ -504,8 +504,9 @@ def render_panels(notebooks, frames_root, frames_url, cache_dir, jobs=2):
     Each notebook runs in a fresh process (``jobs`` at a time, one thread each, the matplotlib
     backend Agg), from its own folder; the results are cached in ``cache_dir``, keyed by the
     notebook's code up to the panel, ``lsl_lib``'s files, its :data:`GRID` row, this module and
-    matplotlib's version. The workers import this module by name: its folder must be on
-    ``sys.path`` (it is when ``book/build.py`` runs).
+    matplotlib's version. The workers import this module as ``book.static_panels``: spawned,
+    they get the parent's ``sys.path``, on which the repository's root is (``python -m
+    book.build`` runs from there; under pytest, the root's ``conftest.py`` puts it there).
 
     Parameters
     ----------

@@ -214,7 +214,7 @@ PAPER_RESULTS = {
 # --- lsl's measured rows beside the AMM table (data/budgeted_results.csv) ---------------------
 
 #: The committed file of lsl's rows beside :data:`NOTES_RESULTS` on a9a and ijcnn1, written by
-#: ``python benchmarks/reproduce.py budgeted --write`` (it needs the shared data sets; the file
+#: ``python -m benchmarks.reproduce budgeted --write`` (it needs the shared data sets; the file
 #: lets lecture 14 print the rows without them).
 BUDGETED_RESULTS_FILE = Path(__file__).resolve().parents[1] / "data" / "budgeted_results.csv"
 #: Its columns: one row per (data set, method).

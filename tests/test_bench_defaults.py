@@ -10,9 +10,7 @@ import numpy as np
 import pytest
 from sklearn.linear_model import LogisticRegression
 
-from benchmark_support import load_benchmark
-
-bench_defaults = load_benchmark("bench_defaults")
+from benchmarks import bench_defaults
 
 SLEEPY = textwrap.dedent('''
     """Estimators for the time-limit test: a fit that sleeps, and one that ignores Ctrl-C."""

@@ -293,14 +293,12 @@ def test_the_student_side_dies_with_its_grader(tmp_path):
 
     pid_file = tmp_path / "student.pid"
     code = textwrap.dedent(f"""
-        import sys
-        sys.path.insert(0, {str(ROOT / "homework")!r})
-        import grading
+        import grading  # beside the working directory, homework/
         cells = ["import os; open({str(pid_file)!r}, 'w').write(str(os.getpid()))",
                  "import time; time.sleep(600)"]
         grading.Student(cells, {str(tmp_path)!r}, [], grading.Limits()).start()
     """)
-    grader = subprocess.Popen([sys.executable, "-c", code])
+    grader = subprocess.Popen([sys.executable, "-c", code], cwd=ROOT / "homework")
     try:
         deadline = time.monotonic() + 60
         while not (pid_file.exists() and pid_file.read_text()) and time.monotonic() < deadline:

@@ -2,20 +2,19 @@
 lecture notes, and the block-wise least squares against scikit-learn's Ridge on the whole
 feature matrix."""
 import math
+import os
+from pathlib import Path
 
 import numpy as np
 import pytest
 from sklearn.linear_model import Ridge
 
+from benchmarks import reproduce
 from lsl_lib import papers
 from lsl_lib.datasets import shared_data_dir
 from lsl_lib.random_features import RandomFourierFeatures
-from benchmark_support import load_benchmark
 
 SKIP_REASON = "set LSL_SHARED_DATA to the folder of the course's benchmark sets"
-
-
-reproduce = load_benchmark("reproduce")
 
 
 @pytest.fixture(scope="module")
@@ -86,7 +85,7 @@ def test_quick_run_is_printed_not_written_unless_asked(tmp_path, monkeypatch, qu
     # and the rows the lecture prints, labelled with the command that produced them
     rows = papers.read_budgeted_results(results)
     assert len(rows) == len(budgeted)
-    assert {r["command"] for r in rows} == {"python benchmarks/reproduce.py --quick --write"}
+    assert {r["command"] for r in rows} == {"python -m benchmarks.reproduce --quick --write"}
     for row, r in zip(rows, budgeted, strict=True):
         assert row["method"] == r["method"] and row["data"] in r["task"]
         assert row["error_mean"] == pytest.approx(r["error"], abs=0.005)
@@ -96,7 +95,7 @@ def test_quick_run_is_printed_not_written_unless_asked(tmp_path, monkeypatch, qu
     assert reproduce.main(["--quick", "--write", "budgeted"]) == 0
     again = path.read_text(encoding="utf-8")
     assert again[again.index(reproduce.BEGIN):again.index(reproduce.END)] == main_table
-    assert "`python benchmarks/reproduce.py --quick budgeted`" in again
+    assert "`python -m benchmarks.reproduce --quick budgeted`" in again
 
 
 # --- the papers' numbers ----------------------------------------------------------------
@@ -120,12 +119,23 @@ def test_the_table_prints_the_papers_numbers(quick_rows):
 
 
 def _notes():
-    """The lecture notes' text (notes 000), read from the folder ``lecture-notes`` beside the
-    shared data sets, or None."""
-    folder = shared_data_dir()
-    path = None if folder is None else folder.parent / "lecture-notes"
-    files = sorted(path.glob("000_*.txt")) if path is not None and path.is_dir() else []
-    return files[0].read_text(encoding="utf-8") if files else None
+    """The lecture notes' text (notes 000, ``000_*.txt``) from the folder ``LSL_LECTURE_NOTES``
+    names, by default ``lecture-notes`` beside the shared data sets' folder (``LSL_SHARED_DATA``).
+    Skips without them; fails when ``LSL_LECTURE_NOTES`` names a folder without them."""
+    folder = os.environ.get("LSL_LECTURE_NOTES")
+    if folder:
+        files = sorted(Path(folder).glob("000_*.txt"))
+        if not files:
+            pytest.fail(f"LSL_LECTURE_NOTES={folder}: no lecture notes 000_*.txt there")
+    else:
+        data = shared_data_dir()
+        default = None if data is None else data.parent / "lecture-notes"
+        files = sorted(default.glob("000_*.txt")) if default is not None else []
+        if not files:
+            pytest.skip("set LSL_LECTURE_NOTES to the folder of the lecture notes (000_*.txt); "
+                        "by default, lecture-notes beside the folder LSL_SHARED_DATA names"
+                        + ("" if default is None else f" ({default})"))
+    return files[0].read_text(encoding="utf-8")
 
 
 def _notes_row(notes, label):
@@ -140,8 +150,6 @@ def test_paper_errors_are_the_notes():
     Table 1 (Fourier + LS, Binning + LS columns) and the Pegasos paper's tables (Pegasos'
     column; the notes' text spells cov1 "covl")."""
     notes = _notes()
-    if notes is None:
-        pytest.skip(SKIP_REASON + " (the lecture notes are read beside it)")
     cells = {"adult_rff": ("Adult classification", 1), "cpu_rff": ("CPU regression", 1),
              "forest_rff": ("Forest Cover classification", 1),
              "forest_binning": ("Forest Cover classification", 2),
@@ -156,8 +164,6 @@ def test_budgeted_tables_are_the_notes_verbatim():
     """Every cell of the complexity table (LaTeX) and of the results table (a row of the
     notes is the data set, the five errors, the five times, tab-separated)."""
     notes = _notes()
-    if notes is None:
-        pytest.skip(SKIP_REASON + " (the lecture notes are read beside it)")
     for method, cells in papers.NOTES_COMPLEXITY.items():
         assert "\t".join((method, *cells)) in notes, method
     for name, (errors, times) in papers.NOTES_RESULTS.items():

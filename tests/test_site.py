@@ -1,4 +1,4 @@
-"""The course's website, built by ``python book/build.py`` and read in headless Chromium.
+"""The course's website, built by ``python -m book.build`` and read in headless Chromium.
 
 The site is built once per session (the build is incremental: a second run reuses the static
 panels' frames and Sphinx's environment), served by a plain HTTP server on 127.0.0.1, and opened
@@ -110,12 +110,12 @@ def site(browser) -> Path:
     if shutil.which("npm") is None:
         pytest.skip("npm not found: the site's build installs MathJax and the widget manager "
                     "with npm (Node.js)")
-    code, output = _run_while_it_talks([sys.executable, "book/build.py"])
+    code, output = _run_while_it_talks([sys.executable, "-m", "book.build"])
     if code is None:
-        pytest.fail(f"python book/build.py printed nothing for {BUILD_STALL_S} s (stalled); its "
+        pytest.fail(f"python -m book.build printed nothing for {BUILD_STALL_S} s (stalled); its "
                     f"output:\n{output[-6000:]}")
     if code != 0:
-        pytest.fail(f"python book/build.py exited with {code}:\n{output[-6000:]}")
+        pytest.fail(f"python -m book.build exited with {code}:\n{output[-6000:]}")
     assert (SITE / "index.html").is_file(), output[-6000:]
     return SITE
 

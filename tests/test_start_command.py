@@ -81,22 +81,31 @@ def _status_or_none(url):
         return None
 
 
-def test_binder_link_is_named_in_one_line_and_used_by_the_badge_and_start_here():
-    """README.md names the repository on GitHub once (the `[binder]:` definition); its badge
-    and 00_start_here's link cell use that line, and the link opens a notebook that exists."""
+def test_binder_link_is_named_in_pyproject_and_used_by_the_badge_start_here_and_the_site():
+    """pyproject.toml's [project.urls] Binder names the repository on GitHub once; 00_start_here's
+    link cell and the website read it there, README.md's badge holds the same URL, and the link
+    opens a notebook that exists."""
+    import tomllib
+
     import nbformat
     from IPython.display import Markdown
 
-    readme = (REPO_ROOT / "README.md").read_text(encoding="utf-8")
-    assert len(re.findall(r"mybinder\.org/v2/gh/", readme)) == 1, "name the repository once"
-    url = re.search(r"^\[binder\]: (\S+)$", readme, re.MULTILINE).group(1)
+    from book.build import repository
+
+    with open(REPO_ROOT / "pyproject.toml", "rb") as file:
+        url = tomllib.load(file)["project"]["urls"]["Binder"]
     match = re.fullmatch(r"https://mybinder\.org/v2/gh/([\w.-]+)/([\w.-]+)/HEAD"
                          r"\?urlpath=lab/tree/(\S+)", url)
     assert match, url
     assert (REPO_ROOT / match.group(3)).is_file()
+    assert repository() == f"{match.group(1)}/{match.group(2)}"
+    readme = (REPO_ROOT / "README.md").read_text(encoding="utf-8")
+    assert len(re.findall(r"mybinder\.org/v2/gh/", readme)) == 1, "one Binder link in README"
+    assert re.search(r"^\[binder\]: (\S+)$", readme, re.MULTILINE).group(1) == url, (
+        "README.md's [binder] link differs from pyproject.toml's [project.urls] Binder")
     assert "[![Binder](https://mybinder.org/badge_logo.svg)][binder]" in readme
     notebook = nbformat.read(REPO_ROOT / "notebooks" / "00_start_here.ipynb", as_version=4)
-    cells = [c for c in notebook.cells if c.cell_type == "code" and "README.md" in c.source]
+    cells = [c for c in notebook.cells if c.cell_type == "code" and "pyproject.toml" in c.source]
     assert len(cells) == 1
     namespace = {}
     cwd = os.getcwd()

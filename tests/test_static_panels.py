@@ -1,8 +1,6 @@
 """book/static_panels.py: the grids of the panels' controls, the frames, the HTML, the cache."""
-import importlib.util
 import json
 import math
-import sys
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -11,27 +9,10 @@ import matplotlib.pyplot as plt
 import pytest
 from PIL import Image
 
+from book import static_panels as sp
 from lsl_lib import widgets
 
-BOOK = Path(__file__).resolve().parents[1] / "book"
-
-
-@pytest.fixture(scope="module")
-def sp():
-    """book/static_panels.py, loaded by path (book/ is not a package) and registered under its
-    name, as the worker processes import it (they get book/ on their sys.path)."""
-    spec = importlib.util.spec_from_file_location("static_panels", BOOK / "static_panels.py")
-    module = importlib.util.module_from_spec(spec)
-    saved = sys.modules.get("static_panels")
-    sys.modules["static_panels"] = module
-    spec.loader.exec_module(module)
-    sys.path.insert(0, str(BOOK))
-    yield module
-    sys.path.remove(str(BOOK))
-    if saved is None:
-        del sys.modules["static_panels"]
-    else:
-        sys.modules["static_panels"] = saved
+ROOT = Path(__file__).resolve().parents[1]
 
 
 # ---------------------------------------------------------------------------- the grids
@@ -45,7 +26,7 @@ def accepts(widget, values):
     return True
 
 
-def test_lam_slider_grid_is_every_position_of_the_slider(sp):
+def test_lam_slider_grid_is_every_position_of_the_slider():
     widget = widgets.lam_slider(1e-2, -5, 0)
     values, labels, kind = sp.control_grid("lam", widget)
     assert kind == "range"
@@ -57,14 +38,14 @@ def test_lam_slider_grid_is_every_position_of_the_slider(sp):
     assert labels[1] == "2e-5" and labels[3] == "6e-5"
 
 
-def test_lam_slider_two_significant_digits(sp):
+def test_lam_slider_two_significant_digits():
     widget = widgets.lam_slider(1.0, -1, 1, readout_format=".2g")
     values, labels, _ = sp.control_grid("gamma_factor", widget)
     assert labels == ["0.10", "0.18", "0.32", "0.56", "1.0", "1.8", "3.2", "5.6", "10"]
     assert accepts(widget, values)
 
 
-def test_selection_sliders_and_dropdowns_keep_the_widgets_options(sp):
+def test_selection_sliders_and_dropdowns_keep_the_widgets_options():
     values, labels, kind = sp.control_grid("k", widgets.batch_size_slider(4))
     assert (values, labels, kind) == ([1, 2, 4, 8, 16, 32, 64, 128, 256],
                                       ["1", "2", "4", "8", "16", "32", "64", "128", "256"],
@@ -79,7 +60,7 @@ def test_selection_sliders_and_dropdowns_keep_the_widgets_options(sp):
         ["iid", "permutation", "reshuffle"], ["iid", "permutation", "reshuffle"])
 
 
-def test_int_slider_grid_runs_min_to_max_by_step(sp):
+def test_int_slider_grid_runs_min_to_max_by_step():
     widget = widgets.int_slider(300, 300, 15000, 300, "T")
     values, labels, kind = sp.control_grid("n_iter", widget)
     assert values == list(range(300, 15001, 300)) and kind == "range"
@@ -87,7 +68,7 @@ def test_int_slider_grid_runs_min_to_max_by_step(sp):
     assert accepts(widget, values)
 
 
-def test_float_slider_grid_is_exact_decimals_with_the_widgets_readout(sp):
+def test_float_slider_grid_is_exact_decimals_with_the_widgets_readout():
     widget = widgets.float_slider(1.0, -3.0, 3.0, 0.05, "point z")
     values, labels, _ = sp.control_grid("point", widget)
     assert len(values) == 121
@@ -100,19 +81,19 @@ def test_float_slider_grid_is_exact_decimals_with_the_widgets_readout(sp):
     assert values == [k / 2 for k in range(1, 41)] and labels[:3] == ["0.5", "1.0", "1.5"]
 
 
-def test_toggle_grid_and_unknown_control(sp):
+def test_toggle_grid_and_unknown_control():
     assert sp.control_grid("avg", widgets.toggle(True, "average")) == (
         [False, True], ["False", "True"], "checkbox")
     with pytest.raises(sp.PanelError, match="control 'name': no static form for a Text"):
         sp.control_grid("name", ipywidgets.Text())
 
 
-def test_d3_format_rejects_other_formats(sp):
+def test_d3_format_rejects_other_formats():
     with pytest.raises(ValueError, match="readout_format ',.2%'"):
         sp.d3_format(",.2%", 0.5)
 
 
-def test_plan_fixes_the_others_and_enforces_the_budget(sp):
+def test_plan_fixes_the_others_and_enforces_the_budget():
     controls = dict(lam=widgets.lam_slider(2.0, -1, 1), k=widgets.batch_size_slider(1),
                     avg=widgets.toggle(False, "average"),
                     width=widgets.width_slider(16, 4, 6, "D"), kind=widgets.choice("ab", "b"))
@@ -198,7 +179,7 @@ class Tags(HTMLParser):
                                     for k, v in attrs.items())]
 
 
-def test_render_panels_frames_html_and_cache(sp, tmp_path, monkeypatch, capsys):
+def test_render_panels_frames_html_and_cache(tmp_path, monkeypatch, capsys):
     monkeypatch.setitem(sp.GRID, "lecture", {"a": sp.ALL, "b": sp.ALL})
     notebook = write_notebook(tmp_path / "lecture.ipynb", PLOT, PANEL)
     none = write_notebook(tmp_path / "no_panel.ipynb", "x = 1")
@@ -270,14 +251,14 @@ def test_render_panels_frames_html_and_cache(sp, tmp_path, monkeypatch, capsys):
         "choice,", "choice, int_slider,")), {"a": "all", "b": "all"},
      "bad: the grid 200 × 2 = 400 frames is over the budget of MAX_FRAMES = 80"),
 ])
-def test_render_panels_bad_notebooks(sp, tmp_path, monkeypatch, sources, row, message):
+def test_render_panels_bad_notebooks(tmp_path, monkeypatch, sources, row, message):
     monkeypatch.setitem(sp.GRID, "bad", row)
     notebook = write_notebook(tmp_path / "bad.ipynb", *sources)
     with pytest.raises(sp.PanelError, match=message):
         sp.render_panels([notebook], tmp_path / "frames", "panels", tmp_path / "cache", jobs=1)
 
 
-def test_render_panels_needs_a_grid_row_and_workers(sp, tmp_path):
+def test_render_panels_needs_a_grid_row_and_workers(tmp_path):
     notebook = write_notebook(tmp_path / "unlisted.ipynb", PLOT, PANEL)
     with pytest.raises(sp.PanelError, match="unlisted: no row in static_panels.GRID"):
         sp.render_panels([notebook], tmp_path / "frames", "panels", tmp_path / "cache")
@@ -285,6 +266,6 @@ def test_render_panels_needs_a_grid_row_and_workers(sp, tmp_path):
         sp.render_panels([notebook], tmp_path / "frames", "panels", tmp_path / "cache", jobs=0)
 
 
-def test_every_lecture_has_a_grid_row(sp):
-    stems = {path.stem for path in (BOOK.parent / "notebooks").glob("*.ipynb")}
+def test_every_lecture_has_a_grid_row():
+    stems = {path.stem for path in (ROOT / "notebooks").glob("*.ipynb")}
     assert set(sp.GRID) == stems
