@@ -62,6 +62,7 @@ def test_benchmarks_readme_holds_the_markers_once():
     assert text.index(reproduce.BEGIN) < text.index(reproduce.END)
 
 
+@pytest.mark.shared_data(required=False)
 def test_quick_run_is_printed_not_written_unless_asked(tmp_path, monkeypatch, quick_rows, capsys):
     path, _, _ = _readme(tmp_path)
     before = path.read_text(encoding="utf-8")
@@ -106,6 +107,7 @@ def _without_data(rows):
     return sorted({r["group"] for r in rows if r["error"] is None})
 
 
+@pytest.mark.shared_data(required=False)
 def test_the_table_prints_the_papers_numbers(quick_rows):
     if _without_data(quick_rows):
         pytest.skip(f"{SKIP_REASON}: no data for {', '.join(_without_data(quick_rows))}")
@@ -145,6 +147,7 @@ def _notes_row(notes, label):
     return rows[0]
 
 
+@pytest.mark.shared_data(required=False)
 def test_paper_errors_are_the_notes():
     """Each error of lsl_lib.papers.PAPER_ERRORS is the cell the notes print: Rahimi & Recht's
     Table 1 (Fourier + LS, Binning + LS columns) and the Pegasos paper's tables (Pegasos'
@@ -160,6 +163,7 @@ def test_paper_errors_are_the_notes():
         assert f"{papers.PAPER_ERRORS[key]:g}%" in cell, (key, cell)
 
 
+@pytest.mark.shared_data(required=False)
 def test_budgeted_tables_are_the_notes_verbatim():
     """Every cell of the complexity table (LaTeX) and of the results table (a row of the
     notes is the data set, the five errors, the five times, tab-separated)."""
@@ -229,6 +233,7 @@ def test_budgeted_results_file_round_trip(tmp_path):
 
 # --- the quick run ----------------------------------------------------------------------
 
+@pytest.mark.shared_data(required=False)
 def test_quick_run_gives_every_row_finite_numbers(quick_rows):
     groups = {r["group"] for r in quick_rows}
     assert groups == set(reproduce.ROWS)
@@ -246,6 +251,7 @@ def test_quick_run_gives_every_row_finite_numbers(quick_rows):
         assert any(m.startswith("doubly stochastic") for m in methods)
 
 
+@pytest.mark.shared_data(required=False)
 def test_quick_run_says_where_its_data_came_from(quick_rows):
     for r in quick_rows:
         if r["error"] is not None and r["group"] != "budgeted":
