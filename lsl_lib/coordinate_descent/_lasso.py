@@ -197,6 +197,179 @@ def gap_safe_screen(XtR, norm2, gap, alpha, n):
     return (norm2 > 0) & (theta_corr + np.sqrt(norm2) * np.sqrt(2.0 * n * gap) / (n * alpha) >= 1)
 
 
+class _ResidualState:
+    """Dense X and the residual :math:`r = y - Xw`, updated in place: the paper's step, O(n)
+    a coordinate (:func:`lasso_numpy_epochs`, or ``_lasso_numba_epochs`` compiled)."""
+
+    def __init__(self, X, y, w, numba):
+        self.y, self.numba = y, numba
+        self.Xt = np.ascontiguousarray(X.T, dtype=np.float64)
+        self.R, self.norm2 = y - X @ w, np.einsum("ij,ij->i", self.Xt, self.Xt)
+
+    def residual_products(self, w):
+        """:math:`X^\\top r`, :math:`r^\\top r` and :math:`r^\\top y`."""
+        return self.Xt @ self.R, float(self.R @ self.R), float(self.R @ self.y)
+
+    def screen(self, w, out):
+        """Take the features ``out`` out of the residual: r += X_out w_out."""
+        self.R[:] += w[out] @ self.Xt[out]
+
+    def epochs(self, w, *args):
+        """The epochs; ``args`` are those of :func:`lasso_numpy_epochs` after R and norm2."""
+        if self.numba:
+            return _lasso_numba_epochs(self.Xt, w, self.R, self.norm2, *args, False)
+        return lasso_numpy_epochs(self.Xt, w, self.R, self.norm2, *args)
+
+
+class _SparseCentredState:
+    """Sparse Z (CSC) in the design :math:`Z - v\\mu^\\top`, centred implicitly: ``R`` =
+    y - Zw and ``lazy`` = [c, vᵀR], the residual being r = R + c v with c = μᵀw; O(nnz(z_j))
+    a coordinate (``_lasso_sparse_numba_epochs``)."""
+
+    def __init__(self, X, y, w, mu, v, zv, vv):
+        n = X.shape[0]
+        self.Z, self.y, self.mu, self.v, self.zv, self.vv = X, y, mu, v, zv, vv
+        self.R, self.lazy = y - X @ w, np.array([float(mu @ w), 0.0])
+        self.lazy[1] = float(v @ self.R)
+        self.norm2 = np.asarray(X.multiply(X).sum(axis=0)).ravel() - 2 * mu * zv + vv * mu * mu
+        rows, indptr = (_unsigned_indices(a, max(n, X.nnz)) for a in (X.indices, X.indptr))
+        self.rows, self.indptr = rows, indptr
+
+    def residual_products(self, w):
+        """:math:`\\tilde X^\\top r`, :math:`r^\\top r` and :math:`r^\\top y`, after folding c
+        into R: the true residual, no drift carried on."""
+        R, lazy = self.R, self.lazy
+        R[:] += lazy[0] * self.v
+        lazy[:] = 0.0, float(self.v @ R)
+        return self.Z.T @ R - self.mu * lazy[1], float(R @ R), float(R @ self.y)
+
+    def screen(self, w, out):
+        """Take the features ``out`` out of the residual: r += X̃_out w_out."""
+        self.R[:] += self.Z[:, out] @ w[out] - float(self.mu[out] @ w[out]) * self.v
+        self.lazy[1] = float(self.v @ self.R)
+
+    def epochs(self, w, *args):
+        """The epochs; ``args`` are those of :func:`lasso_numpy_epochs` after R and norm2."""
+        return _lasso_sparse_numba_epochs(self.Z.data, self.rows, self.indptr, self.mu, self.zv,
+                                          self.vv, self.lazy, w, self.R, self.norm2, *args)
+
+
+class _GramState:
+    """Covariance updates (Friedman et al. 2010, §2.2): the Gram matrix :math:`G = X^\\top X`
+    (``precompute``, or computed; of :math:`Z - v\\mu^\\top` with ``centring``) and
+    :math:`q = X^\\top r = X^\\top y - Gw` instead of r; O(d) a coordinate
+    (``_lasso_numba_epochs`` with ``gram``)."""
+
+    def __init__(self, X, y, w, precompute, centring):
+        d = X.shape[1]
+        if precompute is True or isinstance(precompute, str):
+            G = X.T @ X
+            if centring is not None:  # (Z - v mu')'(Z - v mu')
+                mu, _, zv, vv = centring
+                G = G.toarray() - np.outer(zv, mu) - np.outer(mu, zv) + vv * np.outer(mu, mu)
+        else:
+            G = np.ascontiguousarray(precompute, dtype=np.float64)
+        if G.shape != (d, d):
+            raise ValueError(f"precompute must be X'X of shape {(d, d)}, got {G.shape}.")
+        Xty = X.T @ y
+        if centring is not None:  # (Z - v mu')'y
+            mu, v = centring[:2]
+            Xty = Xty - mu * float(v @ y)
+        self.G, self.Xty, self.yy = G, Xty, float(y @ y)
+        self.q, self.norm2 = Xty - G @ w, G.diagonal().copy()
+
+    def residual_products(self, w):
+        """:math:`X^\\top r = q`, :math:`r^\\top r = r^\\top y - w^\\top q` and
+        :math:`r^\\top y = y^\\top y - w^\\top X^\\top y`."""
+        ry = self.yy - float(w @ self.Xty)
+        return self.q, ry - float(w @ self.q), ry
+
+    def screen(self, w, out):
+        """Take the features ``out`` out of q: q += G_out' w_out."""
+        self.q[:] += w[out] @ self.G[out]
+
+    def epochs(self, w, *args):
+        """The epochs; ``args`` are those of :func:`lasso_numpy_epochs` after R and norm2."""
+        return _lasso_numba_epochs(self.G, w, self.q, self.norm2, *args, True)
+
+
+def _sparse_design(X, X_offset, sqrt_sw):
+    """X as CSC and the ``centring`` (μ, v, :math:`Z^\\top v`, :math:`v^\\top v`) of the
+    design :math:`Z - v\\mu^\\top` (see ``_lasso_sparse_numba_epochs``)."""
+    n, d = X.shape
+    X = sp.csc_matrix(X, dtype=np.float64)
+    X.sum_duplicates()
+    mu = np.zeros(d) if X_offset is None else np.asarray(X_offset, dtype=np.float64)
+    v = np.ones(n) if sqrt_sw is None else np.asarray(sqrt_sw, dtype=np.float64)
+    if mu.shape != (d,) or v.shape != (n,):
+        raise ValueError(f"X_offset must have shape {(d,)} and sqrt_sw {(n,)}, got "
+                         f"{mu.shape} and {v.shape}.")
+    return X, (mu, v, X.T @ v, float(v @ v))
+
+
+def _products_from_scratch(X, y, w, centring):
+    """:math:`X^\\top r`, :math:`r^\\top r` and :math:`r^\\top y` for r = y - Xw computed
+    afresh, as :func:`lasso_duality_gap` (X is :math:`Z - v\\mu^\\top` with ``centring``)."""
+    sparse = centring is not None
+    mu, v = centring[:2] if sparse else (None, None)
+    r = y - X @ w + (float(mu @ w) * v if sparse else 0.0)
+    XtR = X.T @ r - (mu * float(v @ r) if sparse else 0.0)
+    return XtR, float(r @ r), float(r @ y)
+
+
+class _LassoRun:
+    """The epochs of :func:`lasso_cd` on one of the three states, and its gap checks.
+
+    ``step(start, stop)`` is the run loop's (:func:`~lsl_lib._core.run_loop.run_chunks`).
+    ``epochs`` counts the epochs run, ``gap`` is the last duality gap (None before the first
+    check) and ``converged`` says whether it is at most ``gap_tol``; ``keep`` marks the
+    features not screened out; ``uniforms[row:]`` are the draws of ``selection='random'``
+    not used yet.
+    """
+
+    def __init__(self, state, w, keep, n, alpha, tol, gap_tol, screening, selection, gap_every,
+                 max_iter, rng):
+        self.state, self.w, self.keep, self.n, self.alpha, self.tol = state, w, keep, n, alpha, tol
+        self.gap_tol, self.screening, self.selection = gap_tol, screening, selection
+        self.gap_every, self.max_iter, self.rng = gap_every, max_iter, rng
+        self.gap, self.converged, self.epochs = None, False, 0
+        self.uniforms, self.row = np.empty((0, len(w))), 0
+
+    def check_gap(self):
+        """The duality gap; while it is too large, screen features out (w_j = 0)."""
+        w, keep, alpha, n = self.w, self.keep, self.alpha, self.n
+        XtR, rr, ry = self.state.residual_products(w)
+        gap = _lasso_gap(XtR, rr, ry, n, w, alpha)[0]
+        if gap > self.gap_tol and self.screening and alpha > 0:
+            out = np.flatnonzero(keep & ~gap_safe_screen(XtR, self.state.norm2, gap, alpha, n))
+            if out.size:
+                self.state.screen(w, out)
+                w[out] = 0.0
+                keep[out] = False
+        self.gap, self.converged = gap, gap <= self.gap_tol
+
+    def step(self, start, stop):
+        """Epochs up to ``stop - 1``; True once the gap is small enough."""
+        if self.gap is None:  # checked before any epoch: a warm start may be optimal already
+            self.check_gap()
+        d, gap_every = len(self.w), self.gap_every
+        while self.epochs < stop and not self.converged:
+            if self.selection == "random" and self.row == len(self.uniforms):
+                self.uniforms, self.row = self.rng.random((max(1, _DRAW_SIZE // d), d)), 0
+            todo = stop - self.epochs if self.selection == "cyclic" else \
+                min(stop - self.epochs, len(self.uniforms) - self.row)
+            if gap_every is not None:  # stop at the next multiple of gap_every
+                todo = min(todo, gap_every - self.epochs % gap_every)
+            done, gap_asked = self.state.epochs(
+                self.w, float(self.n * self.alpha), np.flatnonzero(self.keep),
+                self.uniforms[self.row:self.row + todo], todo, float(self.tol))
+            self.epochs, self.row = self.epochs + done, self.row + done
+            if gap_asked or self.epochs == self.max_iter or (
+                    gap_every and self.epochs % gap_every == 0):
+                self.check_gap()
+        return self.converged
+
+
 def lasso_cd(X, y, alpha, *, coef_init=None, tol=1e-4, max_iter=1000, selection="cyclic",
              screening=True, gap_every=None, precompute="auto", X_offset=None, sqrt_sw=None,
              record_every=None, backend="auto", random_state=None, verbose=False):
@@ -283,16 +456,9 @@ def lasso_cd(X, y, alpha, *, coef_init=None, tol=1e-4, max_iter=1000, selection=
     n, d = X.shape
     y = np.ascontiguousarray(y, dtype=np.float64)
     w = np.zeros(d) if coef_init is None else np.array(coef_init, dtype=np.float64)
-    sparse = was_sparse = sp.issparse(X)
-    if sparse:  # the design Z - v mu' (see _lasso_sparse_numba_epochs)
-        X = sp.csc_matrix(X, dtype=np.float64)
-        X.sum_duplicates()
-        mu = np.zeros(d) if X_offset is None else np.asarray(X_offset, dtype=np.float64)
-        v = np.ones(n) if sqrt_sw is None else np.asarray(sqrt_sw, dtype=np.float64)
-        if mu.shape != (d,) or v.shape != (n,):
-            raise ValueError(f"X_offset must have shape {(d,)} and sqrt_sw {(n,)}, got "
-                             f"{mu.shape} and {v.shape}.")
-        zv, vv = X.T @ v, float(v @ v)
+    was_sparse, centring = sp.issparse(X), None
+    if was_sparse:  # the design Z - v mu' (see _lasso_sparse_numba_epochs)
+        X, centring = _sparse_design(X, X_offset, sqrt_sw)
     elif X_offset is not None or sqrt_sw is not None:
         raise ValueError("X_offset and sqrt_sw describe a sparse X; centre a dense X first.")
     if not isinstance(precompute, (str, bool, np.bool_)) and np.shape(precompute) != (d, d):
@@ -302,102 +468,35 @@ def lasso_cd(X, y, alpha, *, coef_init=None, tol=1e-4, max_iter=1000, selection=
         precompute is not False
     if not numba:  # the reference: the paper's step, on the residual of a dense design
         gram = False
-        if sparse:  # centred explicitly: O(nd) memory
-            X, sparse = np.asfortranarray(X.toarray() - np.outer(v, mu)), False
-    if gram:  # Xt, R stand for G and q = X'y - Gw (see _lasso_numba_epochs)
-        if precompute is True or isinstance(precompute, str):
-            Xt = X.T @ X
-            if sparse:  # (Z - v mu')'(Z - v mu')
-                Xt = Xt.toarray() - np.outer(zv, mu) - np.outer(mu, zv) + vv * np.outer(mu, mu)
-        else:
-            Xt = np.ascontiguousarray(precompute, dtype=np.float64)
-        if Xt.shape != (d, d):
-            raise ValueError(f"precompute must be X'X of shape {(d, d)}, got {Xt.shape}.")
-        Xty = X.T @ y - (mu * float(v @ y) if sparse else 0.0)
-        R, norm2 = Xty - Xt @ w, Xt.diagonal().copy()
-        chunk, chunk_args, chunk_tail = _lasso_numba_epochs, (Xt,), (True,)
-    elif sparse:  # R = y - Zw and lazy = [c, v'R] with r = R + c v, c = mu'w
-        R, lazy = y - X @ w, np.array([float(mu @ w), 0.0])
-        lazy[1] = float(v @ R)
-        norm2 = np.asarray(X.multiply(X).sum(axis=0)).ravel() - 2 * mu * zv + vv * mu * mu
-        rows, indptr = (_unsigned_indices(a, max(n, X.nnz)) for a in (X.indices, X.indptr))
-        chunk, chunk_tail = _lasso_sparse_numba_epochs, ()
-        chunk_args = (X.data, rows, indptr, mu, zv, vv, lazy)
+        if was_sparse:  # centred explicitly: O(nd) memory
+            mu, v = centring[:2]
+            X, centring = np.asfortranarray(X.toarray() - np.outer(v, mu)), None
+    if gram:  # the solver's state, chosen once
+        state = _GramState(X, y, w, precompute, centring)
+    elif centring is not None:
+        state = _SparseCentredState(X, y, w, *centring)
     else:
-        Xt = np.ascontiguousarray(X.T, dtype=np.float64)
-        R, norm2 = y - X @ w, np.einsum("ij,ij->i", Xt, Xt)
-        chunk, chunk_args = (_lasso_numba_epochs, (Xt,)) if numba else (lasso_numpy_epochs, (Xt,))
-        chunk_tail = (False,) if numba else ()
-    yy = float(y @ y)
-    keep = norm2 > 1e-12 * norm2.max(initial=0.0) if was_sparse else norm2 > 0
+        state = _ResidualState(X, y, w, numba)
+    keep = state.norm2 > 1e-12 * state.norm2.max(initial=0.0) if was_sparse else state.norm2 > 0
     w[~keep] = 0.0
-    gap_tol = tol * yy / n
-    uniforms, row, epochs = np.empty((0, d)), 0, 0
+    gap_tol = tol * float(y @ y) / n
+    run = _LassoRun(state, w, keep, n, alpha, tol, gap_tol, screening, selection, gap_every,
+                    max_iter, rng)
     trace = Trace()
 
-    def residual_products():
-        """:math:`X^\\top r`, :math:`r^\\top r` and :math:`r^\\top y` from the solver's state."""
-        if gram:  # r'y = y'y - w'X'y and r'r = r'y - w'q
-            ry = yy - float(w @ Xty)
-            return R, ry - float(w @ R), ry
-        if sparse:  # fold c into R: the true residual, no drift carried on
-            R[:] += lazy[0] * v
-            lazy[:] = 0.0, float(v @ R)
-            return X.T @ R - mu * lazy[1], float(R @ R), float(R @ y)
-        return Xt @ R, float(R @ R), float(R @ y)
-
-    def check_gap():
-        """The duality gap; while it is too large, screen features out (w_j = 0)."""
-        XtR, rr, ry = residual_products()
-        gap = _lasso_gap(XtR, rr, ry, n, w, alpha)[0]
-        if gap > gap_tol and screening and alpha > 0:
-            out = np.flatnonzero(keep & ~gap_safe_screen(XtR, norm2, gap, alpha, n))
-            if out.size:  # r += X_out w_out, or q += G_out' w_out
-                if sparse and not gram:
-                    R[:] += X[:, out] @ w[out] - float(mu[out] @ w[out]) * v
-                    lazy[1] = float(v @ R)
-                else:
-                    R[:] += w[out] @ Xt[out]
-                w[out] = 0.0
-                keep[out] = False
-        return gap
-
     def record():  # from scratch, as lasso_duality_gap
-        r = y - X @ w + (float(mu @ w) * v if sparse else 0.0)
-        XtR = X.T @ r - (mu * float(v @ r) if sparse else 0.0)
-        gap, primal = _lasso_gap(XtR, float(r @ r), float(r @ y), n, w, alpha)
-        trace.record(epoch=epochs, seconds=trace.seconds, objective=primal, duality_gap=gap,
+        XtR, rr, ry = _products_from_scratch(X, y, w, centring)
+        gap, primal = _lasso_gap(XtR, rr, ry, n, w, alpha)
+        trace.record(epoch=run.epochs, seconds=trace.seconds, objective=primal, duality_gap=gap,
                      n_active=int(keep.sum()))
 
-    gap, converged = None, False
-
-    def step(start, stop):  # epochs start .. stop - 1; True once the gap is small enough
-        nonlocal gap, converged, epochs, row, uniforms
-        if gap is None:  # checked before any epoch: a warm start may be optimal already
-            gap = check_gap()
-            converged = gap <= gap_tol
-        while epochs < stop and not converged:
-            if selection == "random" and row == len(uniforms):
-                uniforms, row = rng.random((max(1, _DRAW_SIZE // d), d)), 0
-            todo = stop - epochs if selection == "cyclic" else \
-                min(stop - epochs, len(uniforms) - row)
-            if gap_every is not None:  # stop at the next multiple of gap_every
-                todo = min(todo, gap_every - epochs % gap_every)
-            done, gap_asked = chunk(*chunk_args, w, R, norm2, float(n * alpha),
-                                    np.flatnonzero(keep), uniforms[row:row + todo], todo,
-                                    float(tol), *chunk_tail)
-            epochs, row = epochs + done, row + done
-            if gap_asked or epochs == max_iter or (gap_every and epochs % gap_every == 0):
-                gap = check_gap()
-                converged = gap <= gap_tol
-        return converged
-
     with _one_blas_thread():
-        run_chunks(trace, max_iter, step, record_every=record_every, record=record,
+        run_chunks(trace, max_iter, run.step, record_every=record_every, record=record,
                    verbose=verbose, desc="Lasso CD", unit="epoch")
-    if not converged:
-        _warn_not_converged(f"Lasso CD (max_iter={max_iter}, gap {gap:.2e} > {gap_tol:.2e})")
-    return w, gap, epochs, trace.history()
+    if not run.converged:
+        _warn_not_converged(f"Lasso CD (max_iter={max_iter}, gap {run.gap:.2e} > "
+                            f"{gap_tol:.2e})")
+    return w, run.gap, run.epochs, trace.history()
 
 
 def lasso_path(X, y, alphas=None, n_alphas=100, eps=1e-3, *, tol=1e-4, max_iter=1000,

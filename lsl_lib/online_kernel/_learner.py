@@ -241,6 +241,53 @@ def _check_args(model, C, eta, eta_decay, delta, n_epochs, update, sampling, cac
                          "needs update='output', got update='naive'.")
 
 
+def _step_indices(n, n_epochs, sampling, random_state, order):
+    """The example of each step: ``order``, or ``n_epochs * n`` drawn by ``sampling``
+    (-1 for the worst violator, chosen at the step)."""
+    if order is None and sampling == "worst_violator":
+        return np.full(n_epochs * n, -1, dtype=np.int64)
+    if order is None:
+        indices = sample_indices(n, n_epochs * n, 1, sampling, check_random_state(random_state))
+        return indices[:, 0]
+    indices = np.asarray(order, dtype=np.int64)
+    if indices.ndim != 1 or not np.all((indices >= 0) & (indices < n)):
+        raise ValueError(f"order must hold indices of X's {n} rows.")
+    return indices
+
+
+def _online_kernel_step(X, rows, y, state, indices, path, model, C, eta, eta_decay, delta, bias,
+                        naive, kernel_args, budget):
+    """The ``step(start, stop)`` of :func:`online_kernel` for
+    :func:`~lsl_lib._core.run_loop.run_chunks`: steps start .. stop - 1 on the examples
+    ``indices``, in place on ``state`` (α, f, b and the cache carry over); True once the
+    kernel evaluations have reached ``budget``. ``rows`` are X's arrays from
+    :func:`~lsl_lib._core.kernel_loops.compiled_rows`, ``kernel_args`` = (kernel_code,
+    gamma, degree, coef0); the rest are :func:`online_kernel`'s."""
+    cache = state.cache
+    if path == "numba":
+        # dense: columns of K are computed along the examples of X.T; CSR: a row of X is
+        # scattered into d zeros (sparse_kernel_column_numba)
+        Xt = np.ascontiguousarray(rows[0].T)
+        buffer = np.zeros(X.shape[1] if sp.issparse(X) else 0)
+
+    def step(start, stop):
+        if path == "numba":
+            state.b, done = _online_kernel_numba_chunk(
+                rows[0], Xt, *rows[1:], buffer, y, state.alpha, state.f, state.b,
+                indices[start:stop], start, MODELS.index(model), float(C), float(eta),
+                float(eta_decay), float(delta), float(bias), naive, *kernel_args, cache.slots,
+                cache.slot_of, cache.owner, cache.last_used, cache.counters, cache.scratch,
+                int(budget))
+        else:
+            state.b, done = online_kernel_numpy_chunk(
+                X, y, state.alpha, state.f, state.b, indices[start:stop], start, model, C, eta,
+                eta_decay, delta, float(bias), naive, cache, budget)
+        state.t = start + done
+        return done < stop - start  # the evaluation budget is spent
+
+    return step
+
+
 def online_kernel(X, y, model="l1_svm", *, C=1.0, eta=0.1, eta_decay=0.0, delta=0.5, bias=False,
                   kernel="gaussian", gamma=None, degree=3, coef0=1.0, n_epochs=10,
                   sampling="reshuffle", update="output", cache_size=200.0,
@@ -318,15 +365,7 @@ def online_kernel(X, y, model="l1_svm", *, C=1.0, eta=0.1, eta_decay=0.0, delta=
                                                             X.shape[1])
     path = resolve_backend(backend)
     n = X.shape[0]
-    if order is None and sampling == "worst_violator":
-        indices = np.full(n_epochs * n, -1, dtype=np.int64)  # -1: chosen at each step
-    elif order is None:
-        indices = sample_indices(n, n_epochs * n, 1, sampling, check_random_state(random_state))
-        indices = indices[:, 0]
-    else:
-        indices = np.asarray(order, dtype=np.int64)
-        if indices.ndim != 1 or not np.all((indices >= 0) & (indices < n)):
-            raise ValueError(f"order must hold indices of X's {n} rows.")
+    indices = _step_indices(n, n_epochs, sampling, random_state, order)
     f0 = np.zeros(n) if f_init is None else np.array(f_init, dtype=np.float64)
     if f0.shape != (n,) or not np.all(np.isfinite(f0)) or not np.isfinite(b_init):
         raise ValueError(f"f_init must hold {n} finite outputs and b_init be finite.")
@@ -338,11 +377,9 @@ def online_kernel(X, y, model="l1_svm", *, C=1.0, eta=0.1, eta_decay=0.0, delta=
     state = OnlineKernelState(n) if out is None else out
     state.cache, state.f, state.b = cache, f0.copy(), float(b_init)
     naive = update == "naive"
-    if path == "numba":
-        # dense: columns of K are computed along the examples of X.T; CSR: a row of X is
-        # scattered into d zeros (sparse_kernel_column_numba)
-        Xt = np.ascontiguousarray(rows[0].T)
-        buffer = np.zeros(X.shape[1] if sp.issparse(X) else 0)
+    budget = _NO_LIMIT if max_kernel_evaluations is None else max_kernel_evaluations
+    step = _online_kernel_step(X, rows, y, state, indices, path, model, C, eta, eta_decay, delta,
+                               bias, naive, (kernel_code, gamma, degree, coef0), budget)
     trace = Trace()
 
     def exact_f():  # f_init + K alpha from scratch, over the support
@@ -360,23 +397,6 @@ def online_kernel(X, y, model="l1_svm", *, C=1.0, eta=0.1, eta_decay=0.0, delta=
                      train_error=float(np.mean(np.where(o > 0, 1.0, -1.0) != y)),
                      n_nonzero=int(np.count_nonzero(state.alpha)), **cache.stats(),
                      **(monitor(state.alpha, state.b) if monitor is not None else {}))
-
-    budget = _NO_LIMIT if max_kernel_evaluations is None else max_kernel_evaluations
-
-    def step(start, stop):
-        if path == "numba":
-            state.b, done = _online_kernel_numba_chunk(
-                rows[0], Xt, *rows[1:], buffer, y, state.alpha, state.f, state.b,
-                indices[start:stop], start, MODELS.index(model), float(C), float(eta),
-                float(eta_decay), float(delta), float(bias), naive, kernel_code, gamma, degree,
-                coef0, cache.slots, cache.slot_of, cache.owner, cache.last_used, cache.counters,
-                cache.scratch, int(budget))
-        else:
-            state.b, done = online_kernel_numpy_chunk(
-                X, y, state.alpha, state.f, state.b, indices[start:stop], start, model, C, eta,
-                eta_decay, delta, float(bias), naive, cache, budget)
-        state.t = start + done
-        return done < stop - start  # the evaluation budget is spent
 
     def norm():
         """The size of (α, b); inf once a loss overflows (the output vector is at hand

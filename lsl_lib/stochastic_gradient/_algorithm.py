@@ -274,6 +274,53 @@ def _check_positive(name, value, auto=False):
         raise ValueError(f"{name} must be {'auto or ' if auto else ''}a number > 0, got {value!r}.")
 
 
+def _sgd_step(objective, state, indices, steps, batch_size, steps_per_epoch, compiled):
+    """SGD's ``step(start, stop)`` for :func:`~lsl_lib._core.run_loop.run_chunks`: the steps
+    start .. stop - 1, of sizes ``steps``, on the mini-batches ``indices``; w is the whole
+    state. ``compiled``: the arrays of X and y for ``_sgd_numba_chunk``, or None (numpy)."""
+
+    def step(start, stop):
+        if compiled is None:
+            sgd_numpy_chunk(objective, state.w, indices[start:stop], steps[start:stop])
+        else:
+            _sgd_numba_chunk(*compiled, state.w, indices[start:stop], steps[start:stop],
+                             objective.lam, objective.loss.code)
+        state.t += stop - start
+        state.n_gradients += (stop - start) * batch_size
+        epochs_done = stop // steps_per_epoch - start // steps_per_epoch
+        state.inner_loop_lengths.extend([steps_per_epoch] * epochs_done)
+        state.epoch += epochs_done
+
+    return step
+
+
+def _variance_reduced_step(objective, state, indices, method, eta, m, gamma, t_out, batch_size,
+                           compiled):
+    """The ``step(start, stop)`` of SVRG, SARAH or SARAH+ for
+    :func:`~lsl_lib._core.run_loop.run_chunks`: the outer loops start .. stop - 1, which
+    consume the rows of ``indices`` in order. ``compiled``: the arrays of X and y for
+    ``_variance_reduced_numba_chunk``, or None (numpy)."""
+    n_samples, first_epoch = objective.n_samples, state.epoch
+    pos = 0  # rows of `indices` consumed by the outer loops so far
+
+    def step(start, stop):
+        nonlocal pos
+        lengths = np.zeros(stop - start, dtype=np.int64)
+        if compiled is None:
+            pos += variance_reduced_numpy_chunk(objective, state.w, indices[pos:], method, eta,
+                                                m, gamma, t_out[start:stop], lengths)
+        else:
+            pos += _variance_reduced_numba_chunk(
+                *compiled, state.w, indices[pos:], METHODS.index(method), objective.lam,
+                objective.loss.code, eta, m, float(gamma), t_out[start:stop], lengths)
+        state.t += int(lengths.sum())
+        state.n_gradients += int(np.sum(n_samples + 2 * batch_size * (lengths - 1)))
+        state.epoch = first_epoch + stop
+        state.inner_loop_lengths.extend(int(length) for length in lengths)
+
+    return step
+
+
 def stochastic_gradient(X, y, lam, n_epochs, *, method="sarah", loss="log", eta="auto",
                         inner_loop="auto", batch_size=1, sampling="iid", output="last",
                         gamma=0.125, record_every=None, reference_objective=None, monitor=None,
@@ -392,16 +439,10 @@ def stochastic_gradient(X, y, lam, n_epochs, *, method="sarah", loss="log", eta=
     else:
         indices = sample_indices(n_samples, n_rows, batch_size, sampling, rng) if n_rows \
             else np.empty((0, batch_size), dtype=np.int64)
-    if method == "sgd":
-        t = np.arange(state.t + 1, state.t + n_rows + 1, dtype=np.float64)
-        steps = 1.0 / (lam * t + L) if eta == "auto" else np.full(n_rows, float(eta))
-    else:
-        eta = 1.0 / (2.0 * L) if eta == "auto" else float(eta)
-        t_out = rng.integers(0, m + 1, size=n_epochs) if output == "random" \
-            else np.full(n_epochs, m, dtype=np.int64)
+    compiled = None  # the arrays of X and y the compiled loops read
     if path == "numba":
         data, cols, indptr = compiled_arrays(X)
-        y_float = np.ascontiguousarray(y, dtype=np.float64)
+        compiled = (data, cols, indptr, np.ascontiguousarray(y, dtype=np.float64))
     first_epoch, t_start = state.epoch, state.t
     trace = Trace()
 
@@ -417,35 +458,6 @@ def stochastic_gradient(X, y, lam, n_epochs, *, method="sarah", loss="log", eta=
             row.update(monitor(w))
         trace.record(**row)
 
-    pos = 0  # rows of `indices` consumed by the outer loops so far
-
-    def sgd_step(start, stop):  # SGD steps start .. stop - 1: w is the whole state
-        if path == "numba":
-            _sgd_numba_chunk(data, cols, indptr, y_float, state.w, indices[start:stop],
-                            steps[start:stop], float(lam), loss.code)
-        else:
-            sgd_numpy_chunk(objective, state.w, indices[start:stop], steps[start:stop])
-        state.t += stop - start
-        state.n_gradients += (stop - start) * batch_size
-        epochs_done = stop // steps_per_epoch - start // steps_per_epoch
-        state.inner_loop_lengths.extend([steps_per_epoch] * epochs_done)
-        state.epoch += epochs_done
-
-    def variance_reduced_step(start, stop):  # outer loops start .. stop - 1
-        nonlocal pos
-        lengths = np.zeros(stop - start, dtype=np.int64)
-        if path == "numba":
-            pos += _variance_reduced_numba_chunk(
-                data, cols, indptr, y_float, state.w, indices[pos:], METHODS.index(method),
-                float(lam), loss.code, eta, m, float(gamma), t_out[start:stop], lengths)
-        else:
-            pos += variance_reduced_numpy_chunk(objective, state.w, indices[pos:], method, eta,
-                                                m, gamma, t_out[start:stop], lengths)
-        state.t += int(lengths.sum())
-        state.n_gradients += int(np.sum(n_samples + 2 * batch_size * (lengths - 1)))
-        state.epoch = first_epoch + stop
-        state.inner_loop_lengths.extend(int(length) for length in lengths)
-
     def diverged(done):
         where = (f"step {t_start + done}" if method == "sgd"
                  else f"outer loop {first_epoch + done}")
@@ -458,12 +470,20 @@ def stochastic_gradient(X, y, lam, n_epochs, *, method="sarah", loss="log", eta=
             return math.sqrt(np.dot(state.w, state.w))
 
     if method == "sgd":  # one unit a step: w is all the state, any step can end a chunk
-        run_chunks(trace, n_rows, sgd_step,
+        t = np.arange(state.t + 1, state.t + n_rows + 1, dtype=np.float64)
+        steps = 1.0 / (lam * t + L) if eta == "auto" else np.full(n_rows, float(eta))
+        step = _sgd_step(objective, state, indices, steps, batch_size, steps_per_epoch, compiled)
+        run_chunks(trace, n_rows, step,
                    record_every=None if record_every is None else record_every * steps_per_epoch,
                    record=record, norm=norm, diverged=diverged, verbose=verbose, desc="SGD",
                    unit="step")
     else:  # one unit an outer loop: it starts afresh from w~ with a full gradient
-        run_chunks(trace, n_epochs, variance_reduced_step, record_every=record_every,
+        eta = 1.0 / (2.0 * L) if eta == "auto" else float(eta)
+        t_out = rng.integers(0, m + 1, size=n_epochs) if output == "random" \
+            else np.full(n_epochs, m, dtype=np.int64)
+        step = _variance_reduced_step(objective, state, indices, method, eta, m, gamma, t_out,
+                                      batch_size, compiled)
+        run_chunks(trace, n_epochs, step, record_every=record_every,
                    record=record, norm=norm, diverged=diverged, verbose=verbose,
                    desc=method.upper(), unit="outer loop")
     return state, trace.history()
