@@ -229,8 +229,8 @@ def lasso_cd(X, y, alpha, *, coef_init=None, tol=1e-4, max_iter=1000, selection=
         do: screening then acts while the solver is still far from the optimum. None
         checks only where scikit-learn does, which keeps its iterates exactly.
     precompute : {'auto'} or bool or ndarray of shape (d, d), default='auto'
-        Covariance updates (Friedman et al. 2010, §2.2): keep :math:`q = X^\\top r`
-        instead of r, from the Gram matrix :math:`G = X^\\top X` (or the one given), so
+        Covariance updates (Friedman et al. 2010, §2.2): keep :math:`q = X^\top r`
+        instead of r, from the Gram matrix :math:`G = X^\top X` (or the one given), so
         that a step costs O(d) instead of O(n) after an O(nd²) product; the same
         iterates. ``'auto'``: when n > d. The compiled path's optimisation: the numpy
         path keeps the residual.
@@ -469,11 +469,11 @@ class LassoCD(RegressorMixin, BaseEstimator):
     r"""Lasso by coordinate descent: :math:`\min_w \frac{1}{2n}\|y - Xw\|^2 + \alpha\|w\|_1`.
 
     Each step soft-thresholds one coefficient against the residual, which is kept up
-    to date (O(n) a step), or, with ``precompute``, against :math:`X^\\top r` kept up to
+    to date (O(n) a step), or, with ``precompute``, against :math:`X^\top r` kept up to
     date from the Gram matrix (O(d) a step); the test is the duality gap, as in
     scikit-learn's ``Lasso``. Sparse X (CSR or CSC) is read by columns and centred
     implicitly, never densified (O(nnz) a step). ``fit`` takes ``sample_weight``
-    :math:`s_i`, for the loss :math:`\\frac{1}{2\\sum_i s_i}\\sum_i s_i(y_i - x_i^\\top w - b)^2`
+    :math:`s_i`, for the loss :math:`\frac{1}{2\sum_i s_i}\sum_i s_i(y_i - x_i^\top w - b)^2`
     (scikit-learn's): integer weights are repeated rows.
 
     Parameters
@@ -494,7 +494,7 @@ class LassoCD(RegressorMixin, BaseEstimator):
         Also check the duality gap, and screen, every that many epochs (see
         :func:`lasso_cd`); None: only where scikit-learn does.
     precompute : {'auto'} or bool, default='auto'
-        Covariance updates from :math:`X^\\top X` (see :func:`lasso_cd`); ``'auto'``
+        Covariance updates from :math:`X^\top X` (see :func:`lasso_cd`); ``'auto'``
         uses them when there are more samples than features.
     record_every : int or None, default=None
         Record ``history_`` every that many epochs.
