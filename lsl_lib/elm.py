@@ -545,7 +545,7 @@ class ExtremeLearningMachineRegressor(RegressorMixin, _BaseELM):
         return self._fit_targets(X, np.asarray(y, dtype=np.float64), sample_weight)
 
     def predict(self, X):
-        """:math:`h(x)^\\top\\beta`, shape (n_samples,) or (n_samples, n_targets)."""
+        r""":math:`h(x)^\top\beta`, shape (n_samples,) or (n_samples, n_targets)."""
         return self._decision(X)
 
     def __sklearn_tags__(self):
@@ -664,6 +664,6 @@ class ExtremeLearningMachineClassifier(ScoreClassifierMixin, _BaseELM):
         return False  # one output per class, solved together
 
     def _decision_scores(self, X):
-        """:math:`h(x)^\\top\\beta`: shape (n_samples,) for two classes (positive means
+        r""":math:`h(x)^\top\beta`: shape (n_samples,) for two classes (positive means
         ``classes_[1]``), else (n_samples, n_classes)."""
         return self._decision(X)

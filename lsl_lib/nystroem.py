@@ -156,8 +156,8 @@ def _ridge_leverage_scores(X, sketch, kernel, gamma, degree, coef0):
 
 
 def _weighted_sample_without_replacement(weights, size, rng):
-    """Efraimidis-Spirakis: the ``size`` smallest keys :math:`E_i / w_i`, :math:`E_i \\sim
-    \\mathrm{Exp}(1)`. Same law as drawing one index at a time with probability
+    r"""Efraimidis-Spirakis: the ``size`` smallest keys :math:`E_i / w_i`, :math:`E_i \sim
+    \mathrm{Exp}(1)`. Same law as drawing one index at a time with probability
     proportional to w among those left; indices of weight 0 come last, in random order."""
     E = rng.standard_exponential(weights.shape[0])
     with np.errstate(divide="ignore"):

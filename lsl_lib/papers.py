@@ -127,8 +127,8 @@ COMPLEXITY_SYMBOLS = {
 
 
 def latex_to_text(latex):
-    """A cell of :data:`NOTES_COMPLEXITY` as plain text: the notes' LaTeX with ``$`` dropped,
-    ``\\cdot`` as ·, ``^2`` as ², nothing else changed.
+    r"""A cell of :data:`NOTES_COMPLEXITY` as plain text: the notes' LaTeX with ``$`` dropped,
+    ``\cdot`` as ·, ``^2`` as ², nothing else changed.
 
     Examples
     --------

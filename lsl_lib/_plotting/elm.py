@@ -17,12 +17,12 @@ def _log_axis_ticks(axis, values):
 
 
 def plot_activations(z, values, *, formulas=None, xlabel="a·x + b   (RBF: x − a, b = 1)"):
-    """One small panel per hidden node, :math:`g` against its argument.
+    r"""One small panel per hidden node, :math:`g` against its argument.
 
     Parameters
     ----------
     z : array-like of shape (n_points,)
-        The argument: the pre-activation :math:`a^\\top x + b` of an additive node, the
+        The argument: the pre-activation :math:`a^\top x + b` of an additive node, the
         offset :math:`x - a` from the centre of an RBF node.
     values : dict
         Activation name -> :math:`G` at ``z``, shape (n_points,).

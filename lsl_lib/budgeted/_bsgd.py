@@ -78,13 +78,13 @@ __all__ = ["BudgetedKernelSGDClassifier", "BudgetedSGDState", "bsgd", "bsgd_nump
 
 
 class BudgetedSGDState:
-    """Where a BSGD run stands. Coefficients are stored unscaled:
+    r"""Where a BSGD run stands. Coefficients are stored unscaled:
 
-    .. math:: w_{t+1} = \\frac{1}{\\lambda t}\\sum_{j \\le m} A_j\\,\\varphi(s_j),
+    .. math:: w_{t+1} = \frac{1}{\lambda t}\sum_{j \le m} A_j\,\varphi(s_j),
 
     so the shrink :math:`(1 - 1/t)` of every step is the change of the scalar
-    :math:`1/(\\lambda t)`, a violator adds :math:`\\pm 1` to A, and the margin test
-    :math:`y f(x) < 1` reads :math:`y\\,A^\\top k < \\lambda (t-1)`, as in kernel Pegasos.
+    :math:`1/(\lambda t)`, a violator adds :math:`\pm 1` to A, and the margin test
+    :math:`y f(x) < 1` reads :math:`y\,A^\top k < \lambda (t-1)`, as in kernel Pegasos.
 
     Attributes
     ----------
@@ -103,12 +103,12 @@ class BudgetedSGDState:
     m, t : int
         Support size and iterations done.
     degradation : float
-        :math:`\\sum_t \\|\\Delta_t\\|^2`, the squared weight degradations of all maintenances.
+        :math:`\sum_t \|\Delta_t\|^2`, the squared weight degradations of all maintenances.
     gradient_error : float
-        :math:`\\sum_t \\|E_t\\|`, :math:`E_t = \\Delta_t/\\eta_t` the gradient error of
-        Wang et al.'s Theorem 1: the unscaled change :math:`\\|\\Delta A\\|_K` of a
-        maintenance, since :math:`\\Delta_t = \\Delta A/(\\lambda t)` and
-        :math:`\\eta_t = 1/(\\lambda t)`.
+        :math:`\sum_t \|E_t\|`, :math:`E_t = \Delta_t/\eta_t` the gradient error of
+        Wang et al.'s Theorem 1: the unscaled change :math:`\|\Delta A\|_K` of a
+        maintenance, since :math:`\Delta_t = \Delta A/(\lambda t)` and
+        :math:`\eta_t = 1/(\lambda t)`.
     kernel_evaluations : int
         Kernel values computed, counted as :func:`count_kernel_evaluations` says (the same
         count on both paths).

@@ -248,7 +248,7 @@ def merging_numpy(state, gamma):
 
 @jit
 def _squared_norm_numba(A, j):
-    """:math:`\\|A_j\\|^2`, the squared norm of row j (a sum in column order)."""
+    r""":math:`\|A_j\|^2`, the squared norm of row j (a sum in column order)."""
     s = 0.0
     for c in range(A.shape[1]):
         s += A[j, c] * A[j, c]
@@ -310,8 +310,8 @@ def _cholesky_solve_numba(M, b):
 
 @jit
 def _removal_numba(sv, svT, A, source, position, m, code, gamma, degree, coef0):
-    """:func:`removal_numpy` on the state's arrays; returns the new m and
-    :math:`\\|\\Delta\\|^2`."""
+    r""":func:`removal_numpy` on the state's arrays; returns the new m and
+    :math:`\|\Delta\|^2`."""
     p = _smallest_norm_numba(A, m)
     k_pp = _kernel_value_numba(code, sv[p], sv[p], gamma, degree, coef0, np.empty(1))
     degradation = _squared_norm_numba(A, p) * k_pp
@@ -320,8 +320,8 @@ def _removal_numba(sv, svT, A, source, position, m, code, gamma, degree, coef0):
 
 @jit
 def _projection_numba(sv, svT, A, source, position, m, code, gamma, degree, coef0):
-    """:func:`projection_numpy` on the state's arrays (the lower half of the symmetric
-    :math:`K_{RR}` computed, then mirrored); returns the new m and :math:`\\|\\Delta\\|^2`."""
+    r""":func:`projection_numpy` on the state's arrays (the lower half of the symmetric
+    :math:`K_{RR}` computed, then mirrored); returns the new m and :math:`\|\Delta\|^2`."""
     p = _smallest_norm_numba(A, m)
     norm_p = _squared_norm_numba(A, p)
     rest = np.empty(m - 1, dtype=np.int64)
@@ -405,9 +405,9 @@ def _golden_section_numba(lo, hi, norm_m, norm_n, cross, log_k):
 
 @jit
 def _merge_position_numba(norm_m, norm_n, cross, log_k):
-    """:func:`merge_position_numpy` for all partners: the h of each and its
-    :math:`\\|A_z\\|^2`. The outer bracket is searched for the partners with
-    :math:`A_m^\\top A_n < 0` only, in lockstep."""
+    r""":func:`merge_position_numpy` for all partners: the h of each and its
+    :math:`\|A_z\|^2`. The outer bracket is searched for the partners with
+    :math:`A_m^\top A_n < 0` only, in lockstep."""
     m = norm_n.shape[0]
     h = _golden_section_numba(np.zeros(m), np.ones(m), norm_m, norm_n, cross, log_k)
     best = np.empty(m)
@@ -431,8 +431,8 @@ def _merge_position_numba(norm_m, norm_n, cross, log_k):
 
 @jit
 def _merging_numba(sv, svT, A, source, position, m, gamma):
-    """:func:`merging_numpy` on the state's arrays (Gaussian kernel); returns the new m
-    and :math:`\\|\\Delta\\|^2`."""
+    r""":func:`merging_numpy` on the state's arrays (Gaussian kernel); returns the new m
+    and :math:`\|\Delta\|^2`."""
     p = _smallest_norm_numba(A, m)
     norm_p = _squared_norm_numba(A, p)
     log_k, norms, cross = np.empty(m), np.empty(m), np.empty(m)

@@ -280,7 +280,7 @@ class BlockCDKernelRidge(RegressorMixin, BaseEstimator):
         return self
 
     def predict(self, X):
-        """:math:`f(x) = \\sum_i \\alpha_i k(x_i, x) + b`, by row blocks of X (bounded memory)."""
+        r""":math:`f(x) = \sum_i \alpha_i k(x_i, x) + b`, by row blocks of X (bounded memory)."""
         check_is_fitted(self)
         X = validate_data(self, X, dtype=np.float64, reset=False)
         rows = max(1, BLOCK_ELEMENTS // len(self.X_fit_))

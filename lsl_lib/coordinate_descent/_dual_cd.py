@@ -117,15 +117,15 @@ def _epoch_order(sampling, index, uniforms, pos, check_all):
 def _dual_cd_numba_epochs(data, cols, indptr, bias, y, QD, upper, diag, alpha, w, index, active,
                           pg_max_old, pg_min_old, uniforms, pos, n_epochs, tol, shrinking,
                           sampling, check_all):
-    """Up to ``n_epochs`` epochs of :func:`dual_cd_numpy_epochs`, compiled, with
+    r"""Up to ``n_epochs`` epochs of :func:`dual_cd_numpy_epochs`, compiled, with
     liblinear's shrinking (Hsieh et al., Algorithm 3) and the draw of each epoch's order.
 
     X comes as ``(data, cols, indptr)`` as in :func:`~lsl_lib._core.backend.compiled_arrays`
     (dense: ``data = X.ravel()``, empty ``cols`` and ``indptr``), the index arrays
     unsigned (:func:`~lsl_lib.coordinate_descent._common._unsigned_indices`). ``index`` (a
     permutation whose first ``active`` entries are the active set) is updated in place;
-    ``pg_max_old``, ``pg_min_old`` are the shrinking thresholds :math:`\\bar M, \\bar m`:
-    with ``shrinking``, an :math:`\\alpha_i` at a bound whose gradient lies beyond them
+    ``pg_max_old``, ``pg_min_old`` are the shrinking thresholds :math:`\bar M, \bar m`:
+    with ``shrinking``, an :math:`\alpha_i` at a bound whose gradient lies beyond them
     leaves the active set.
 
     ``sampling`` orders an epoch: ``RESHUFFLE`` shuffles the active set by Fisher-Yates
@@ -135,7 +135,7 @@ def _dual_cd_numba_epochs(data, cols, indptr, bias, y, QD, upper, diag, alpha, w
     replacement), and so sees only part of the coordinates: when its projected gradients
     pass the test, the next epoch sweeps all n (``check_all``) before stopping. Passing
     the test with part of the coordinates shrunk also sweeps all n again. It stops when
-    :math:`\\max PG - \\min PG \\le` ``tol`` over a sweep of all n coordinates, or when
+    :math:`\max PG - \min PG \le` ``tol`` over a sweep of all n coordinates, or when
     the stream runs short (the driver refills it).
 
     Returns
@@ -555,7 +555,7 @@ class DualCDClassifier(ScoreClassifierMixin, BaseEstimator):
         return self
 
     def _decision_scores(self, X):
-        """Scores :math:`w^\\top x + b`: of ``classes_[1]``, shape (n,), for two classes;
+        r"""Scores :math:`w^\top x + b`: of ``classes_[1]``, shape (n,), for two classes;
         one column per class otherwise."""
         X = validate_data(self, X, accept_sparse="csr", dtype=np.float64, reset=False)
         scores = np.asarray(X @ self.coef_.T) + self.intercept_

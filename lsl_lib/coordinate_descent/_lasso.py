@@ -27,12 +27,12 @@ SELECTIONS = ("cyclic", "random")  # the Lasso's coordinates
 
 
 def lasso_numpy_epochs(Xt, w, R, norm2, n_alpha, active, uniforms, n_epochs, tol):
-    """Up to ``n_epochs`` epochs of Lasso CD, Friedman et al. (2010), (5): the reference.
+    r"""Up to ``n_epochs`` epochs of Lasso CD, Friedman et al. (2010), (5): the reference.
 
-    ``Xt`` is :math:`X^\\top` (dense; row j is the column :math:`x_j`); ``w`` and the
-    residual ``R`` = y - Xw are updated in place; ``norm2`` holds :math:`\\|x_j\\|^2` and
-    ``n_alpha`` is :math:`n\\alpha`. ``active`` lists the coordinates not screened out
-    (with :math:`x_j \\ne 0`), increasing. ``uniforms`` is empty for the cyclic order
+    ``Xt`` is :math:`X^\top` (dense; row j is the column :math:`x_j`); ``w`` and the
+    residual ``R`` = y - Xw are updated in place; ``norm2`` holds :math:`\|x_j\|^2` and
+    ``n_alpha`` is :math:`n\alpha`. ``active`` lists the coordinates not screened out
+    (with :math:`x_j \ne 0`), increasing. ``uniforms`` is empty for the cyclic order
     (``active`` in turn); else epoch e visits ``active[floor(m u)]`` for the first
     ``m = len(active)`` uniforms u of row e: m draws with replacement, as scikit-learn.
 
@@ -40,8 +40,8 @@ def lasso_numpy_epochs(Xt, w, R, norm2, n_alpha, active, uniforms, n_epochs, tol
     -------
     epochs : int
     check_gap : bool
-        True after an epoch whose largest change :math:`\\max_j |\\Delta w_j|` is at
-        most ``tol`` :math:`\\max_j |w_j|`: time to compute the duality gap.
+        True after an epoch whose largest change :math:`\max_j |\Delta w_j|` is at
+        most ``tol`` :math:`\max_j |w_j|`: time to compute the duality gap.
     """
     m = len(active)
     for e in range(n_epochs):
@@ -63,12 +63,12 @@ def lasso_numpy_epochs(Xt, w, R, norm2, n_alpha, active, uniforms, n_epochs, tol
 
 @jit
 def _lasso_numba_epochs(Xt, w, R, norm2, n_alpha, active, uniforms, n_epochs, tol, gram):
-    """The epochs of :func:`lasso_numpy_epochs`, compiled (``np.dot`` is BLAS's), with
+    r"""The epochs of :func:`lasso_numpy_epochs`, compiled (``np.dot`` is BLAS's), with
     covariance updates as an option.
 
     With ``gram`` (Friedman et al. 2010, §2.2), ``Xt`` is the Gram matrix
-    :math:`G = X^\\top X` and ``R`` is :math:`q = X^\\top(y - Xw)`: the same step then
-    reads :math:`x_j^\\top r = q_j` and updates q by :math:`-\\Delta w_j G_j`, O(d) instead
+    :math:`G = X^\top X` and ``R`` is :math:`q = X^\top(y - Xw)`: the same step then
+    reads :math:`x_j^\top r = q_j` and updates q by :math:`-\Delta w_j G_j`, O(d) instead
     of O(n); the same iterates (the reference keeps the residual).
     """
     m = active.shape[0]
@@ -101,18 +101,18 @@ def _lasso_numba_epochs(Xt, w, R, norm2, n_alpha, active, uniforms, n_epochs, to
 @jit
 def _lasso_sparse_numba_epochs(data, rows, indptr, mu, zv, vv, lazy, w, R, norm2, n_alpha,
                               active, uniforms, n_epochs, tol):
-    """Lasso CD epochs on a sparse design, implicitly centred, compiled.
+    r"""Lasso CD epochs on a sparse design, implicitly centred, compiled.
 
-    The design is :math:`\\tilde X = Z - v\\mu^\\top`: Z in CSC (``data``, ``rows``,
+    The design is :math:`\tilde X = Z - v\mu^\top`: Z in CSC (``data``, ``rows``,
     ``indptr``: column j is :math:`z_j`), v the square roots of the sample weights
     and μ the offsets (weighted column means) that the centring subtracts. Centring Z
-    would fill it in; instead the residual is kept as :math:`r = R + c\\,v` with
-    ``lazy`` = [c, vᵀR], so that with ``zv`` = :math:`Z^\\top v` and ``vv`` = vᵀv,
+    would fill it in; instead the residual is kept as :math:`r = R + c\,v` with
+    ``lazy`` = [c, vᵀR], so that with ``zv`` = :math:`Z^\top v` and ``vv`` = vᵀv,
 
     .. math::
 
-        \\tilde x_j^\\top r = z_j^\\top R + c\\,(z_j^\\top v) - \\mu_j(v^\\top R + c\\, v^\\top v),
-        \\qquad \\Delta w_j:\\; R \\mathrel{-}= \\Delta z_j,\\; c \\mathrel{+}= \\Delta\\mu_j,
+        \tilde x_j^\top r = z_j^\top R + c\,(z_j^\top v) - \mu_j(v^\top R + c\, v^\top v),
+        \qquad \Delta w_j:\; R \mathrel{-}= \Delta z_j,\; c \mathrel{+}= \Delta\mu_j,
 
     O(nnz(z_j)) a step, as scikit-learn's sparse coordinate descent. The rest (order,
     soft-thresholding, return values) is :func:`lasso_numpy_epochs`, which runs on the
@@ -175,7 +175,7 @@ def lasso_duality_gap(X, y, w, alpha, R=None):
 
 
 def _lasso_gap(XtR, rr, ry, n, w, alpha):
-    """The gap from :math:`X^\\top r`, :math:`\\|r\\|^2` and :math:`r^\\top y`."""
+    r"""The gap from :math:`X^\top r`, :math:`\|r\|^2` and :math:`r^\top y`."""
     primal = rr / (2 * n) + alpha * np.abs(w).sum()
     if alpha == 0:
         return float(XtR @ XtR) / n ** 2, primal
@@ -336,7 +336,7 @@ def lasso_cd(X, y, alpha, *, coef_init=None, tol=1e-4, max_iter=1000, selection=
     trace = Trace()
 
     def residual_products():
-        """:math:`X^\\top r`, :math:`r^\\top r` and :math:`r^\\top y` from the solver's state."""
+        r""":math:`X^\top r`, :math:`r^\top r` and :math:`r^\top y` from the solver's state."""
         if gram:  # r'y = y'y - w'X'y and r'r = r'y - w'q
             ry = yy - float(w @ Xty)
             return R, ry - float(w @ R), ry
@@ -574,8 +574,8 @@ class LassoCD(RegressorMixin, BaseEstimator):
     @unfitted_on_interrupt
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y, sample_weight=None):
-        """Fit the Lasso; with ``sample_weight``, the loss is
-        :math:`\\frac{1}{2\\sum_i s_i}\\sum_i s_i (y_i - x_i^\\top w - b)^2`, as scikit-learn's."""
+        r"""Fit the Lasso; with ``sample_weight``, the loss is
+        :math:`\frac{1}{2\sum_i s_i}\sum_i s_i (y_i - x_i^\top w - b)^2`, as scikit-learn's."""
         X, y = validate_data(self, X, y, accept_sparse="csc", dtype=np.float64, y_numeric=True)
         n = len(y)
         if sample_weight is None:

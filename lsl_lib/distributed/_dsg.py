@@ -73,7 +73,7 @@ class _ParallelDoublyStochastic(_SchedulerParameter, MetaEstimatorMixin, BaseEst
         return self
 
     def _average(self, X, method):
-        """:math:`\\frac1K \\sum_k` of the workers' ``method`` on X, each computed by a task."""
+        r""":math:`\frac1K \sum_k` of the workers' ``method`` on X, each computed by a task."""
         check_is_fitted(self)
         X = validate_data(self, X, accept_sparse="csr", dtype=np.float64, reset=False)
         client = get_client(self.scheduler)

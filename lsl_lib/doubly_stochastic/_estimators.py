@@ -324,7 +324,7 @@ class DoublyStochasticClassifier(ScoreClassifierMixin, _BaseDoublyStochastic):
     @unfitted_on_interrupt
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y, sample_weight=None, eval_set=None):
-        """Fit by ``n_iter`` steps from f = 0.
+        r"""Fit by ``n_iter`` steps from f = 0.
 
         Parameters
         ----------
@@ -332,7 +332,7 @@ class DoublyStochasticClassifier(ScoreClassifierMixin, _BaseDoublyStochastic):
         y : array-like of shape (n_samples,)
         sample_weight : array-like of shape (n_samples,), default=None
             Non-negative weights :math:`s_i`: the risk becomes
-            :math:`\\sum_i s_i\\ell_i / \\sum_i s_i` and the mini-batches draw the examples in
+            :math:`\sum_i s_i\ell_i / \sum_i s_i` and the mini-batches draw the examples in
             proportion to :math:`s_i` (:func:`lsl_lib._core.sampling.weighted_sample_indices`).
             Integer weights give exactly the steps of the rows repeated :math:`s_i` times
             (zero: dropped) for the same ``n_iter``; ``gamma='scale'`` weighs the rows too.
@@ -352,7 +352,7 @@ class DoublyStochasticClassifier(ScoreClassifierMixin, _BaseDoublyStochastic):
 
     @_fit_context(prefer_skip_nested_validation=True)
     def partial_fit(self, X, y, classes=None, sample_weight=None):
-        """One pass over (X, y): :math:`\\lceil n/|b| \\rceil` steps, continuing the step
+        r"""One pass over (X, y): :math:`\lceil n/|b| \rceil` steps, continuing the step
         counter, the step sizes and the blocks (seeds) of the previous calls; a chunk
         shorter than ``batch_size`` makes one step of all its rows.
 
@@ -577,7 +577,7 @@ class DoublyStochasticRegressor(RegressorMixin, _BaseDoublyStochastic):
 
     @_fit_context(prefer_skip_nested_validation=True)
     def partial_fit(self, X, y, sample_weight=None):
-        """One pass over (X, y): :math:`\\lceil n/|b| \\rceil` steps, continuing the step
+        r"""One pass over (X, y): :math:`\lceil n/|b| \rceil` steps, continuing the step
         counter, the step sizes and the blocks; the intercept is the first call's
         (``sample_weight`` as in :meth:`fit`)."""
         first = not hasattr(self, "t_")

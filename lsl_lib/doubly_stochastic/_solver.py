@@ -87,14 +87,14 @@ _ROW_TILE = 256
 
 
 class DSGState:
-    """Where a run stands: the seed, the coefficients of the blocks done, the step count.
+    r"""Where a run stands: the seed, the coefficients of the blocks done, the step count.
 
     Attributes
     ----------
     seed : int
-        The seed of every block, :math:`0 \\le s < 2^{63}`.
+        The seed of every block, :math:`0 \le s < 2^{63}`.
     alpha : ndarray of shape (t, B, K)
-        :math:`\\alpha_1, \\dots, \\alpha_t`, one block per step.
+        :math:`\alpha_1, \dots, \alpha_t`, one block per step.
     t : int
         Steps done; the next one is t + 1 and uses block t.
     """
@@ -257,7 +257,7 @@ def predict_scores(X, state, kernel, gamma, backend="auto"):
 
 
 def model_nbytes(estimator):
-    """Bytes of a fitted estimator's model: its coefficients :math:`\\alpha` and one int64
+    r"""Bytes of a fitted estimator's model: its coefficients :math:`\alpha` and one int64
     seed. The frequencies are regenerated, never stored."""
     check_is_fitted(estimator)
     return estimator._state.alpha.nbytes + np.dtype(np.int64).itemsize

@@ -38,7 +38,7 @@ NOISE_EXPONENT = 1000.0
 
 
 class BoxLimitedWarning(UserWarning):
-    """At least :data:`BOX_LIMITED_SHARE` of the weights sit on the box :math:`|\\alpha_k| = C/K`:
+    r"""At least :data:`BOX_LIMITED_SHARE` of the weights sit on the box :math:`|\alpha_k| = C/K`:
     the box, not the data, shaped the fit (raise ``C``, or ``C=None`` removes the box)."""
 
 
@@ -313,7 +313,7 @@ class RandomKitchenSinksClassifier(ScoreClassifierMixin, _BaseKitchenSinks):
     @unfitted_on_error
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y, sample_weight=None):
-        """Draw the K features and fit α under the box, one-vs-rest beyond two classes.
+        r"""Draw the K features and fit α under the box, one-vs-rest beyond two classes.
 
         Parameters
         ----------
@@ -321,7 +321,7 @@ class RandomKitchenSinksClassifier(ScoreClassifierMixin, _BaseKitchenSinks):
             CSR is accepted (the built-in families read X through products, or row by row).
         y : array-like of shape (n_samples,)
         sample_weight : array-like of shape (n_samples,), default=None
-            Non-negative weights :math:`s_i`: the risk :math:`\\sum_i s_i c_i / \\sum_i s_i`.
+            Non-negative weights :math:`s_i`: the risk :math:`\sum_i s_i c_i / \sum_i s_i`.
         """
         X, y = validate_data(self, X, y, accept_sparse="csr", dtype=np.float64)
         check_classification_targets(y)
@@ -339,8 +339,8 @@ class RandomKitchenSinksClassifier(ScoreClassifierMixin, _BaseKitchenSinks):
         return False  # one-vs-rest of its own: the K features are drawn once for all classes
 
     def _decision_scores(self, X):
-        """Scores f(x): shape (n,) for two classes (that of ``classes_[1]``), else (n, n_classes).
-        With ``loss='log'``, :meth:`predict_proba` is :math:`\\sigma(f(x))` for two classes and
+        r"""Scores f(x): shape (n,) for two classes (that of ``classes_[1]``), else (n, n_classes).
+        With ``loss='log'``, :meth:`predict_proba` is :math:`\sigma(f(x))` for two classes and
         the one-vs-rest probabilities normalised to sum to 1 otherwise (as scikit-learn's
         one-vs-rest logistic regression)."""
         s = self._scores(X)

@@ -20,7 +20,7 @@ def _input_box(X):
 
 
 def draw_features(feature, X, n_components, gamma, rng):
-    """Draw the parameters :math:`w_1, \\dots, w_K` of a built-in family (see the module's table).
+    r"""Draw the parameters :math:`w_1, \dots, w_K` of a built-in family (see the module's table).
 
     Parameters
     ----------
