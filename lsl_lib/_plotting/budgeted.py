@@ -7,8 +7,14 @@ import numpy as np
 from matplotlib.colors import to_rgb
 from matplotlib.ticker import EngFormatter, FuncFormatter, NullFormatter
 
-from lsl_lib._plotting._base import (AXIS_LABELS, _legend_below, _mark_support,
-                                    _readable_log_ticks, _trace_axis, new_figure)
+from lsl_lib._plotting._base import (
+    AXIS_LABELS,
+    _legend_below,
+    _mark_support,
+    _readable_log_ticks,
+    _trace_axis,
+    new_figure,
+)
 from lsl_lib._plotting.pegasos import plot_decision_boundary
 
 __all__ = ["plot_budgeted_model", "plot_complexity", "plot_degradation", "plot_hyperplanes",

@@ -2,7 +2,7 @@
 the Lasso path."""
 import numpy as np
 
-from lsl_lib._plotting._base import AXIS_LABELS, new_figure, _trace_axis
+from lsl_lib._plotting._base import AXIS_LABELS, _trace_axis, new_figure
 
 AXIS_LABELS.update({
     "duality_gap": "duality gap P(w) − D(α)",

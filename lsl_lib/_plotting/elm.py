@@ -4,8 +4,7 @@ accuracy of two random feature maps against their width."""
 import numpy as np
 from matplotlib.ticker import NullFormatter
 
-from lsl_lib._plotting._base import (_mean_and_band, _percent_curves, _readable_log_ticks,
-                                     new_figure)
+from lsl_lib._plotting._base import _mean_and_band, _percent_curves, _readable_log_ticks, new_figure
 
 
 def _log_axis_ticks(axis, values):

@@ -6,7 +6,7 @@ from matplotlib.figure import Figure
 from matplotlib.legend_handler import HandlerTuple
 from matplotlib.ticker import NullFormatter
 
-from lsl_lib._plotting._base import new_figure, _mean_and_band, _readable_log_ticks
+from lsl_lib._plotting._base import _mean_and_band, _readable_log_ticks, new_figure
 
 __all__ = ["plot_error_curves", "plot_matrices", "plot_spectrum", "plot_variance"]
 

@@ -3,9 +3,16 @@ count, the kernel cache, violation counts, kernel Pegasos' decision boundary."""
 import numpy as np
 from matplotlib.figure import Figure
 
-from lsl_lib._plotting._base import (AXIS_LABELS, new_figure, _count_on_twin_axis, _legend_below,
-                                    _mark_support, _mean_and_band, _readable_log_ticks,
-                                    _trace_axis)
+from lsl_lib._plotting._base import (
+    AXIS_LABELS,
+    _count_on_twin_axis,
+    _legend_below,
+    _mark_support,
+    _mean_and_band,
+    _readable_log_ticks,
+    _trace_axis,
+    new_figure,
+)
 from lsl_lib._plotting.pegasos import plot_decision_boundary
 
 AXIS_LABELS.update({

@@ -2,9 +2,16 @@
 vectors, coefficients, the online kernel learner."""
 import numpy as np
 
-from lsl_lib._plotting._base import (AXIS_LABELS, MAX_WIDTH, new_figure, _count_on_twin_axis,
-                                     _legend_below, _mark_support, _readable_log_ticks,
-                                     _trace_axis)
+from lsl_lib._plotting._base import (
+    AXIS_LABELS,
+    MAX_WIDTH,
+    _count_on_twin_axis,
+    _legend_below,
+    _mark_support,
+    _readable_log_ticks,
+    _trace_axis,
+    new_figure,
+)
 from lsl_lib._plotting.pegasos import plot_decision_boundary
 
 AXIS_LABELS.update({

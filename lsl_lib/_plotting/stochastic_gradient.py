@@ -2,8 +2,13 @@
 and the theorems' settings beside the practical ones."""
 import numpy as np
 
-from lsl_lib._plotting._base import (AXIS_LABELS, _mean_and_band, _trace_axis,
-                                    new_figure, plot_convergence)
+from lsl_lib._plotting._base import (
+    AXIS_LABELS,
+    _mean_and_band,
+    _trace_axis,
+    new_figure,
+    plot_convergence,
+)
 
 AXIS_LABELS.update({
     "effective_passes": "effective passes (gradient evaluations / n)",

@@ -9,8 +9,7 @@ from pathlib import Path
 import numpy as np
 
 from lsl_lib.datasets._checks import _check_name_and_split
-from lsl_lib.datasets._loaders import (_SHARED, _repository_data, load_shared,
-                                       shared_data_dir)
+from lsl_lib.datasets._loaders import _SHARED, _repository_data, load_shared, shared_data_dir
 from lsl_lib.datasets._svmlight import load_svmlight
 
 LIBSVM_URL = "https://www.csie.ntu.edu.tw/~cjlin/libsvmtools/datasets/"

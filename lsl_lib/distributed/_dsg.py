@@ -3,8 +3,15 @@ worker, their scores averaged."""
 from numbers import Integral
 
 import numpy as np
-from sklearn.base import (BaseEstimator, ClassifierMixin, MetaEstimatorMixin, RegressorMixin,
-                          _fit_context, clone, is_classifier)
+from sklearn.base import (
+    BaseEstimator,
+    ClassifierMixin,
+    MetaEstimatorMixin,
+    RegressorMixin,
+    _fit_context,
+    clone,
+    is_classifier,
+)
 from sklearn.utils._param_validation import HasMethods, Interval
 from sklearn.utils.metaestimators import available_if
 from sklearn.utils.multiclass import check_classification_targets

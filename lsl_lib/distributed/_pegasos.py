@@ -15,9 +15,14 @@ from sklearn.utils.multiclass import check_classification_targets
 from lsl_lib._core.random import check_random_state
 from lsl_lib._core.validation import check_batch_size, check_n_classes
 from lsl_lib.distributed._cluster import _SchedulerParameter, get_client
-from lsl_lib.distributed._partitions import (PARTITIONS, _dask_arrays, _load_partition,
-                                             _Partitions, is_dask_collection,
-                                             partition_indices)
+from lsl_lib.distributed._partitions import (
+    PARTITIONS,
+    _dask_arrays,
+    _load_partition,
+    _Partitions,
+    is_dask_collection,
+    partition_indices,
+)
 from lsl_lib.losses import get_loss
 from lsl_lib.pegasos import PegasosClassifier, PegasosState, pegasos, weighted_objective
 

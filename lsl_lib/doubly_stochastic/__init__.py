@@ -129,14 +129,30 @@ Rahimi, Recht. Random features for large-scale kernel machines. NIPS 2007.
 Steele, Lea, Flood. Fast splittable pseudorandom number generators. OOPSLA 2014.
 
 """
-from lsl_lib.doubly_stochastic._estimators import (DoublyStochasticClassifier,
-                                                   DoublyStochasticRegressor)
-from lsl_lib.doubly_stochastic._reference import (NEWTON_JITTER, STEPS, block_features,
-                                                  block_frequencies, curvature_weights,
-                                                  dsg_numpy_chunk, functional_sgd,
-                                                  newton_block, predict_blocks, step_sizes)
-from lsl_lib.doubly_stochastic._solver import (FREQUENCY_CACHE_BYTES, DSGState, FrequencyCache,
-                                               doubly_stochastic, model_nbytes, predict_scores)
+from lsl_lib.doubly_stochastic._estimators import (
+    DoublyStochasticClassifier,
+    DoublyStochasticRegressor,
+)
+from lsl_lib.doubly_stochastic._reference import (
+    NEWTON_JITTER,
+    STEPS,
+    block_features,
+    block_frequencies,
+    curvature_weights,
+    dsg_numpy_chunk,
+    functional_sgd,
+    newton_block,
+    predict_blocks,
+    step_sizes,
+)
+from lsl_lib.doubly_stochastic._solver import (
+    FREQUENCY_CACHE_BYTES,
+    DSGState,
+    FrequencyCache,
+    doubly_stochastic,
+    model_nbytes,
+    predict_scores,
+)
 
 __all__ = [
     # estimators

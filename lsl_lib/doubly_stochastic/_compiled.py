@@ -9,10 +9,10 @@ import numpy as np
 
 from lsl_lib._core.backend import jit
 from lsl_lib._core.kernel_loops import GAUSSIAN, LAPLACIAN
+from lsl_lib._core.loss_derivatives import LOG, score_derivative_numba
 from lsl_lib._core.random import box_muller_numba, counter_uniforms_numba, stream_key_numba
 from lsl_lib._core.trig import cos_scaled_numba
 from lsl_lib.doubly_stochastic._reference import NEWTON_JITTER
-from lsl_lib._core.loss_derivatives import LOG, score_derivative_numba
 
 
 @jit

@@ -12,10 +12,18 @@ from lsl_lib._core.run_loop import run_chunks
 from lsl_lib._core.sampling import sample_indices, weighted_sample_indices
 from lsl_lib._core.trace import Trace
 from lsl_lib._core.validation import check_batch_size
-from lsl_lib.doubly_stochastic._compiled import (_block_frequencies_numba_range,
-                                                 _dsg_numba_chunk, _predict_blocks_numba)
-from lsl_lib.doubly_stochastic._reference import (STEPS, _check_rff_kernel, block_frequencies,
-                                                  dsg_numpy_chunk, predict_blocks)
+from lsl_lib.doubly_stochastic._compiled import (
+    _block_frequencies_numba_range,
+    _dsg_numba_chunk,
+    _predict_blocks_numba,
+)
+from lsl_lib.doubly_stochastic._reference import (
+    STEPS,
+    _check_rff_kernel,
+    block_frequencies,
+    dsg_numpy_chunk,
+    predict_blocks,
+)
 from lsl_lib.losses import get_loss
 
 #: Bytes of block frequencies kept during one run (:class:`FrequencyCache`): 64 MiB.

@@ -18,12 +18,22 @@ from lsl_lib._core.classifier import ScoreClassifierMixin
 from lsl_lib._core.random import check_random_state
 from lsl_lib._core.run_loop import unfitted_on_interrupt
 from lsl_lib._core.scores import labels_from_scores, one_vs_rest_probabilities
-from lsl_lib._core.validation import (ITERATIVE_CONSTRAINTS, add_intercept_column,
-                                      check_n_classes, check_sample_weight, clipped_batch_size,
-                                      signed_binary_labels)
+from lsl_lib._core.validation import (
+    ITERATIVE_CONSTRAINTS,
+    add_intercept_column,
+    check_n_classes,
+    check_sample_weight,
+    clipped_batch_size,
+    signed_binary_labels,
+)
 from lsl_lib.losses import get_loss
-from lsl_lib.pegasos._algorithm import (_AVERAGING, PegasosState, pegasos, reference_solution,
-                                        weighted_objective)
+from lsl_lib.pegasos._algorithm import (
+    _AVERAGING,
+    PegasosState,
+    pegasos,
+    reference_solution,
+    weighted_objective,
+)
 
 #: The default run's cap on the examples kT (``n_iter=None``): 30/lam for tiny lam would
 #: draw 3e13 indices at lam=1e-12.

@@ -11,12 +11,12 @@ import numpy as np
 from sklearn.utils.extmath import row_norms
 
 from lsl_lib._core.backend import compiled_arrays, jit, resolve_backend
-from lsl_lib._core.random import check_random_state
-from lsl_lib._core.sampling import sample_indices
-from lsl_lib._core.run_loop import run_chunks
-from lsl_lib._core.trace import Trace
-from lsl_lib._core.validation import (check_batch_size)
 from lsl_lib._core.loss_derivatives import score_derivative_numba
+from lsl_lib._core.random import check_random_state
+from lsl_lib._core.run_loop import run_chunks
+from lsl_lib._core.sampling import sample_indices
+from lsl_lib._core.trace import Trace
+from lsl_lib._core.validation import check_batch_size
 from lsl_lib.losses import Loss, get_loss, primal_objective
 
 METHODS = ("sgd", "svrg", "sarah", "sarah+")

@@ -16,14 +16,23 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from lsl_lib._core.classifier import ScoreClassifierMixin
 from lsl_lib._core.run_loop import unfitted_on_interrupt
 from lsl_lib._core.scores import labels_from_scores
-from lsl_lib._core.validation import (ITERATIVE_CONSTRAINTS, add_intercept_column,
-                                      check_n_classes, clipped_batch_size,
-                                      signed_binary_labels)
+from lsl_lib._core.validation import (
+    ITERATIVE_CONSTRAINTS,
+    add_intercept_column,
+    check_n_classes,
+    clipped_batch_size,
+    signed_binary_labels,
+)
 from lsl_lib.losses import primal_objective
 from lsl_lib.pegasos import reference_solution
-from lsl_lib.stochastic_gradient._algorithm import (_OUTPUTS, METHODS, FiniteSumObjective,
-                                                    StochasticGradientState, get_smooth_loss,
-                                                    stochastic_gradient)
+from lsl_lib.stochastic_gradient._algorithm import (
+    _OUTPUTS,
+    METHODS,
+    FiniteSumObjective,
+    StochasticGradientState,
+    get_smooth_loss,
+    stochastic_gradient,
+)
 
 
 class _BaseStochasticGradient(BaseEstimator):
