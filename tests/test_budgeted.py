@@ -33,7 +33,7 @@ from lsl_lib.budgeted import (AMM_MODES, GOLDEN_ITERATIONS, MAINTENANCES,
                               BudgetedKernelSGDClassifier, BudgetedSGDState,
                               LowRankLinearizedSVC, amm, amm_assignments, amm_numpy_chunk,
                               amm_objective, bsgd, bsgd_objective, count_kernel_evaluations,
-                              golden_section_numpy, merge_objective, merge_position_numpy,
+                              golden_section_numpy, merge_objective_numpy, merge_position_numpy,
                               merging_numpy, projection_numpy, prune_hyperplanes, removal_numpy,
                               support_and_coefficients)
 from lsl_lib.budgeted._maintenance import (_golden_section_numba, _merge_position_numba,
@@ -116,9 +116,9 @@ def test_golden_section_merge_against_a_grid(norm_m, norm_n, cross, k_mn):
     log_k = np.log(k_mn)
     h = merge_position_numpy(norm_m, norm_n, cross, log_k)
     grid = np.linspace(-5.0, 6.0, 1_100_001)
-    values = merge_objective(grid, norm_m, norm_n, cross, log_k)
+    values = merge_objective_numpy(grid, norm_m, norm_n, cross, log_k)
     best = values.max()
-    assert merge_objective(h, norm_m, norm_n, cross, log_k) >= best - 1e-9 * best
+    assert merge_objective_numpy(h, norm_m, norm_n, cross, log_k) >= best - 1e-9 * best
     width = 5.0 * (2 / (1 + 5 ** 0.5)) ** GOLDEN_ITERATIONS
     maximisers = grid[values >= best - 1e-9 * best]  # two of them when m and n are alike
     assert np.abs(h - maximisers).min() < width + 1e-5
@@ -188,7 +188,7 @@ def test_each_maintenance_reports_its_exact_weight_degradation(maintenance, n_co
         for n in range(12):  # every partner at its grid-best h
             if n != p:
                 d2 = ((before.sv[p] - before.sv[n]) ** 2).sum()
-                f = merge_objective(np.linspace(-5, 6, 110_001), before.A[p] @ before.A[p],
+                f = merge_objective_numpy(np.linspace(-5, 6, 110_001), before.A[p] @ before.A[p],
                                     before.A[n] @ before.A[n], before.A[p] @ before.A[n],
                                     -gamma * d2)
                 alternatives.append(before.A[p] @ before.A[p] + before.A[n] @ before.A[n]
@@ -270,8 +270,8 @@ def test_merge_position_and_its_compiled_twin_agree():
     for j in range(n):
         h_j = merge_position_numpy(1.0, norm_n[j], cross[j], log_k[j])
         assert h[j] == pytest.approx(h_j, abs=1e-12)
-        assert best[j] == pytest.approx(merge_objective(h_j, 1.0, norm_n[j], cross[j], log_k[j]),
-                                        rel=1e-12)
+        assert best[j] == pytest.approx(
+            merge_objective_numpy(h_j, 1.0, norm_n[j], cross[j], log_k[j]), rel=1e-12)
 
 
 def _sparse_problem(n=200, d=30, seed=0):

@@ -16,9 +16,9 @@ from lsl_lib.datasets import (concentric_circles, fetch_cpu_act, load_digits, lo
                               shared_data_dir)
 from lsl_lib.doubly_stochastic import (NEWTON_JITTER, DoublyStochasticClassifier,
                                        DoublyStochasticRegressor, FrequencyCache,
-                                       block_features, block_frequencies, curvature_weights,
-                                       doubly_stochastic, model_nbytes, newton_block,
-                                       predict_blocks)
+                                       block_features, block_frequencies_numpy,
+                                       curvature_weights_numpy, doubly_stochastic, model_nbytes,
+                                       newton_block_numpy, predict_blocks)
 from lsl_lib.doubly_stochastic._compiled import (_block_frequencies_numba,
                                                  _newton_block_numba)
 from lsl_lib._core.kernel_loops import KERNELS
@@ -54,7 +54,7 @@ def test_uniforms_are_in_the_open_interval_and_uniform():
 @pytest.mark.parametrize("kernel", ["gaussian", "laplacian", "cauchy"])
 def test_frequencies_follow_the_kernels_law(kernel):
     gamma = 0.7
-    W, b = block_frequencies(2024, 5, 20, 1000, kernel, gamma)  # 20 000 frequencies
+    W, b = block_frequencies_numpy(2024, 5, 20, 1000, kernel, gamma)  # 20 000 frequencies
     assert W.shape == (20, 1000) and b.shape == (1000,)
     law = KERNEL_LAWS[kernel](gamma)
     assert stats.kstest(W.ravel(), law.cdf).pvalue > 0.01
@@ -70,7 +70,7 @@ def test_numba_regenerates_the_same_block(kernel):
     the C library's that numba calls may differ in the last bit, no more."""
     seed = 2**63 - 77  # the largest seeds take the wrapping arithmetic everywhere
     for block in (0, 1, 999_999):
-        W, b = block_frequencies(seed, block, 7, 5, kernel, 0.3)
+        W, b = block_frequencies_numpy(seed, block, 7, 5, kernel, 0.3)
         W_c, b_c = np.empty((7, 5)), np.empty(5)
         _block_frequencies_numba(seed, block, KERNELS.index(kernel), 0.3, W_c, b_c)
         np.testing.assert_allclose(W_c, W, rtol=4e-16, atol=0)
@@ -217,12 +217,12 @@ def test_newton_system_stays_definite_when_the_curvature_vanishes():
     Y = np.where(rng.random((20, 1)) < 0.5, -1.0, 1.0)
     F = -1e4 * Y  # every row misclassified far from the margin: g = -y, l'' = 0
     loss = get_loss("log")
-    H = curvature_weights(loss, Y, F)
+    H = curvature_weights_numpy(loss, Y, F)
     assert np.all(H == 0.0)
     G = loss.subgradient(Y, F)
     epsilon = NEWTON_JITTER * np.trace(phi.T @ phi / 20) / 5
     expected = phi.T @ G / 20 / epsilon
-    np.testing.assert_allclose(newton_block(phi, G, H, 0.0), expected, rtol=1e-12)
+    np.testing.assert_allclose(newton_block_numpy(phi, G, H, 0.0), expected, rtol=1e-12)
     out = np.empty((5, 1))
     _newton_block_numba(phi, F, Y, np.arange(20), loss.code, 0.0, 1.0, out)
     np.testing.assert_allclose(out, expected, rtol=1e-12)
@@ -475,7 +475,7 @@ def test_bad_input_is_named(make, X, y, match, forbid):
 
 def test_bad_arguments_of_the_public_functions():
     with pytest.raises(ValueError, match="kernel"):
-        block_frequencies(0, 0, 3, 4, kernel="linear")
+        block_frequencies_numpy(0, 0, 3, 4, kernel="linear")
     with pytest.raises(ValueError, match="batch_size"):
         doubly_stochastic(_X, _y[:, None].astype(float), 3, batch_size=41)
     with pytest.raises(ValueError, match="step"):
@@ -563,7 +563,7 @@ def test_frequency_cache_holds_the_blocks_of_both_generators():
     W_c = FrequencyCache(77, 4, 3, 5, "laplacian", 0.5, "numba").fill(1).fill(9).W
     assert len(W_c) == 4
     for j in range(4):
-        W_j, b_j = block_frequencies(77, j, 3, 5, "laplacian", 0.5)
+        W_j, b_j = block_frequencies_numpy(77, j, 3, 5, "laplacian", 0.5)
         np.testing.assert_array_equal(W[j], W_j)
         np.testing.assert_array_equal(b[j], b_j)
         np.testing.assert_allclose(W_c[j], W_j, rtol=4e-16, atol=0)

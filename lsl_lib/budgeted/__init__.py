@@ -29,18 +29,18 @@ LLSVM, O(B d) for AMM, against O(T) for kernel Pegasos.
 
 Each reference and its compiled twin (the table of each file's docstring):
 
-=======================================  =============================  ==========================
-paper                                    reference                      compiled
-=======================================  =============================  ==========================
-BSGD, Alg. 1: the steps of a chunk       :func:`bsgd_numpy_chunk`       ``_bsgd_numba_chunk``
-BSGD maintenance: removal                :func:`removal_numpy`          ``_removal_numba``
-BSGD maintenance: projection             :func:`projection_numpy`       ``_projection_numba``
-BSGD maintenance: merging                :func:`merging_numpy`          ``_merging_numba``
-merging: :math:`\|A_z\|^2` at h          :func:`merge_objective`        ``_merge_objective_numba``
-merging: golden-section search of h      :func:`golden_section_numpy`   ``_golden_section_numba``
-merging: h of a partner                  :func:`merge_position_numpy`   ``_merge_position_numba``
-AMM: the steps of a chunk                :func:`amm_numpy_chunk`        ``_amm_numba_chunk``
-=======================================  =============================  ==========================
+===================================  =============================  ==========================
+paper                                reference                      compiled
+===================================  =============================  ==========================
+BSGD, Alg. 1: the steps of a chunk   :func:`bsgd_numpy_chunk`       ``_bsgd_numba_chunk``
+BSGD maintenance: removal            :func:`removal_numpy`          ``_removal_numba``
+BSGD maintenance: projection         :func:`projection_numpy`       ``_projection_numba``
+BSGD maintenance: merging            :func:`merging_numpy`          ``_merging_numba``
+merging: :math:`\|A_z\|^2` at h      :func:`merge_objective_numpy`  ``_merge_objective_numba``
+merging: golden-section search of h  :func:`golden_section_numpy`   ``_golden_section_numba``
+merging: h of a partner              :func:`merge_position_numpy`   ``_merge_position_numba``
+AMM: the steps of a chunk            :func:`amm_numpy_chunk`        ``_amm_numba_chunk``
+===================================  =============================  ==========================
 
 References
 ----------
@@ -87,7 +87,7 @@ from lsl_lib.budgeted._maintenance import (
     REMOVAL,
     count_kernel_evaluations,
     golden_section_numpy,
-    merge_objective,
+    merge_objective_numpy,
     merge_position_numpy,
     merging_numpy,
     projection_numpy,
@@ -104,7 +104,7 @@ __all__ = [
     "bsgd_objective", "prune_hyperplanes", "support_and_coefficients", "warn_if_kernel_is_flat",
     "count_kernel_evaluations",
     # the numpy references
-    "amm_numpy_chunk", "bsgd_numpy_chunk", "golden_section_numpy", "merge_objective",
+    "amm_numpy_chunk", "bsgd_numpy_chunk", "golden_section_numpy", "merge_objective_numpy",
     "merge_position_numpy", "merging_numpy", "projection_numpy", "removal_numpy",
     "remove_slot_numpy", "smallest_norm_numpy",
     # the constants

@@ -18,21 +18,21 @@ does the same arithmetic on the state's arrays and returns the new support size 
 :math:`\|\Delta\|^2`. ``_bsgd_numba_chunk`` calls the twin that its ``strategy`` (one of
 ``REMOVAL``, ``PROJECTION``, ``MERGING``) names.
 
-========================================  ============================  ==========================
-Wang, Crammer, Vucetic (2012), Alg. 1     reference                     compiled
-========================================  ============================  ==========================
-the smallest: :math:`\arg\min_j \|A_j\|`  :func:`smallest_norm_numpy`   ``_smallest_norm_numba``
-its :math:`\|A_j\|^2`                     ``np.einsum`` by rows         ``_squared_norm_numba``
-p leaves (the last slot moves into p)     :func:`remove_slot_numpy`     ``_remove_slot_numba``
-removal: :math:`w - A_p\varphi(s_p)`      :func:`removal_numpy`         ``_removal_numba``
-projection: :math:`A_R + c A_p^\top`      :func:`projection_numpy`      ``_projection_numba``
-merging: :math:`\|A_z\|^2` at h           :func:`merge_objective`       ``_merge_objective_numba``
-merging: golden-section search of h       :func:`golden_section_numpy`  ``_golden_section_numba``
-merging: h of a partner (two brackets)    :func:`merge_position_numpy`  ``_merge_position_numba``
-merging: the best partner n; z for both   :func:`merging_numpy`         ``_merging_numba``
-one kernel value :math:`k(a, b)`          ``kernel_matrix`` entry       ``_kernel_value_numba``
-projection's solve for :math:`c`          ``scipy.linalg.solve``        ``_cholesky_solve_numba``
-========================================  ============================  ==========================
+========================================  =============================  ==========================
+Wang, Crammer, Vucetic (2012), Alg. 1     reference                      compiled
+========================================  =============================  ==========================
+the smallest: :math:`\arg\min_j \|A_j\|`  :func:`smallest_norm_numpy`    ``_smallest_norm_numba``
+its :math:`\|A_j\|^2`                     no reference: ``np.einsum``    ``_squared_norm_numba``
+p leaves (the last slot moves into p)     :func:`remove_slot_numpy`      ``_remove_slot_numba``
+removal: :math:`w - A_p\varphi(s_p)`      :func:`removal_numpy`          ``_removal_numba``
+projection: :math:`A_R + c A_p^\top`      :func:`projection_numpy`       ``_projection_numba``
+merging: :math:`\|A_z\|^2` at h           :func:`merge_objective_numpy`  ``_merge_objective_numba``
+merging: golden-section search of h       :func:`golden_section_numpy`   ``_golden_section_numba``
+merging: h of a partner (two brackets)    :func:`merge_position_numpy`   ``_merge_position_numba``
+merging: the best partner n; z for both   :func:`merging_numpy`          ``_merging_numba``
+one kernel value :math:`k(a, b)`          no reference: one entry        ``_kernel_value_numba``
+projection's solve for :math:`c`          no reference: a solve          ``_cholesky_solve_numba``
+========================================  =============================  ==========================
 
 The references search each partner's h on its own (a scalar golden-section search); the
 compiled twin searches all partners in lockstep, so that the exponentials of one step
@@ -65,7 +65,7 @@ from lsl_lib.kernels import kernel_matrix
 __all__ = [
     "GOLDEN_ITERATIONS", "GOLDEN_RATIO", "GOLDEN_TIE", "MAINTENANCES", "MERGING",
     "PROJECTION", "PROJECTION_JITTER", "REMOVAL", "count_kernel_evaluations",
-    "golden_section_numpy", "merge_objective", "merge_position_numpy", "merging_numpy",
+    "golden_section_numpy", "merge_objective_numpy", "merge_position_numpy", "merging_numpy",
     "projection_numpy", "removal_numpy", "remove_slot_numpy", "smallest_norm_numpy",
 ]
 
@@ -160,7 +160,7 @@ def projection_numpy(state, kernel, gamma, degree, coef0):
     return degradation
 
 
-def merge_objective(h, norm_m, norm_n, cross, log_k):
+def merge_objective_numpy(h, norm_m, norm_n, cross, log_k):
     r""":math:`\|A_z\|^2` for :math:`z = h s_m + (1-h) s_n`, Gaussian kernel:
 
     :math:`A_z = A_m k_{mn}^{(1-h)^2} + A_n k_{mn}^{h^2}`, so
@@ -172,7 +172,7 @@ def merge_objective(h, norm_m, norm_n, cross, log_k):
 
 
 def golden_section_numpy(lo, hi, norm_m, norm_n, cross, log_k):
-    r"""The h in [lo, hi] maximising :func:`merge_objective` for one partner.
+    r"""The h in [lo, hi] maximising :func:`merge_objective_numpy` for one partner.
 
     Golden-section search: keep two inner points p < q; if :math:`f(p) \ge f(q)` (to a
     relative ``GOLDEN_TIE``) the maximum is in [lo, q], else in [p, hi]; one new
@@ -181,24 +181,24 @@ def golden_section_numpy(lo, hi, norm_m, norm_n, cross, log_k):
     """
     p = hi - GOLDEN_RATIO * (hi - lo)
     q = lo + GOLDEN_RATIO * (hi - lo)
-    fp = merge_objective(p, norm_m, norm_n, cross, log_k)
-    fq = merge_objective(q, norm_m, norm_n, cross, log_k)
+    fp = merge_objective_numpy(p, norm_m, norm_n, cross, log_k)
+    fq = merge_objective_numpy(q, norm_m, norm_n, cross, log_k)
     for _ in range(GOLDEN_ITERATIONS):
         if fp >= (1.0 - GOLDEN_TIE) * fq:  # the maximum is in [lo, q]: p becomes q
             hi, q, fq = q, p, fp
             p = hi - GOLDEN_RATIO * (hi - lo)
-            fp = merge_objective(p, norm_m, norm_n, cross, log_k)
+            fp = merge_objective_numpy(p, norm_m, norm_n, cross, log_k)
         else:  # in [p, hi]: q becomes p
             lo, p, fp = p, q, fq
             q = lo + GOLDEN_RATIO * (hi - lo)
-            fq = merge_objective(q, norm_m, norm_n, cross, log_k)
+            fq = merge_objective_numpy(q, norm_m, norm_n, cross, log_k)
     return 0.5 * (lo + hi)
 
 
 def merge_position_numpy(norm_m, norm_n, cross, log_k):
     r"""The merge position h of one partner: the best :math:`\|A_z\|^2`.
 
-    With :math:`A_m^\top A_n \ge 0` every term of :func:`merge_objective` decreases away from
+    With :math:`A_m^\top A_n \ge 0` every term of :func:`merge_objective_numpy` decreases away from
     [0, 1], so h is searched there (the paper's case of two coefficients of one sign).
     Otherwise the best z may also lie beyond the support vector of larger coefficient,
     h in [1, 6] or [-5, 0] (as the BudgetedSVM toolbox searches; in the multiclass case
@@ -208,8 +208,8 @@ def merge_position_numpy(norm_m, norm_n, cross, log_k):
     if cross < 0:
         lo = 1.0 if norm_m >= norm_n else -5.0
         h_out = golden_section_numpy(lo, lo + 5.0, norm_m, norm_n, cross, log_k)
-        if (merge_objective(h_out, norm_m, norm_n, cross, log_k)
-                > (1.0 + GOLDEN_TIE) * merge_objective(h, norm_m, norm_n, cross, log_k)):
+        if (merge_objective_numpy(h_out, norm_m, norm_n, cross, log_k)
+                > (1.0 + GOLDEN_TIE) * merge_objective_numpy(h, norm_m, norm_n, cross, log_k)):
             return h_out
     return h
 
@@ -230,7 +230,7 @@ def merging_numpy(state, gamma):
     norm_p, norms, cross = A[p] @ A[p], np.einsum("ij,ij->i", A, A), A @ A[p]
     h = np.array([merge_position_numpy(norm_p, norms[j], cross[j], log_k[j])
                   for j in range(m)])
-    best = merge_objective(h, norm_p, norms, cross, log_k)
+    best = merge_objective_numpy(h, norm_p, norms, cross, log_k)
     degradations = norm_p + norms + 2.0 * np.exp(log_k) * cross - best
     degradations[p] = np.inf
     n = int(np.argmin(degradations))
@@ -359,7 +359,7 @@ def _projection_numba(sv, svT, A, source, position, m, code, gamma, degree, coef
 
 @jit
 def _merge_objective_numba(h, norm_m, norm_n, cross, log_k, out, a, b):
-    """:func:`merge_objective` for arrays of partners, the exponentials vectorised
+    """:func:`merge_objective_numpy` for arrays of partners, the exponentials vectorised
     (:func:`lsl_lib._core.kernel_loops.exp_numba`); ``a`` and ``b`` are scratch."""
     n = h.shape[0]
     for j in range(n):

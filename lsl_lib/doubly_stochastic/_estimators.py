@@ -179,7 +179,7 @@ class DoublyStochasticClassifier(ScoreClassifierMixin, _BaseDoublyStochastic):
         steps, then decay like :math:`1/i` (0: a constant step).
     step : {'newton', 'gradient'}, default='newton'
         How the new block's coefficients are set: one Newton step of the mini-batch's
-        regularised loss in the block (:func:`lsl_lib.doubly_stochastic.newton_block`; the
+        regularised loss in the block (:func:`lsl_lib.doubly_stochastic.newton_block_numpy`; the
         module's docstring), or Dai et al.'s gradient step (the paper's Algorithm 1,
         lecture 13). The Newton step wants mini-batches of thousands, many times B: the
         block is fitted to its mini-batch, and on a small one it fits that batch's noise;
@@ -210,7 +210,7 @@ class DoublyStochasticClassifier(ScoreClassifierMixin, _BaseDoublyStochastic):
         for two classes (that of ``classes_[1]``), one per class otherwise.
     seed_ : int
         The seed from which every block's frequencies are regenerated
-        (:func:`block_frequencies`).
+        (:func:`block_frequencies_numpy`).
     gamma_ : float
         The kernel width used.
     theta_ : float
@@ -426,7 +426,7 @@ class DoublyStochasticRegressor(RegressorMixin, _BaseDoublyStochastic):
         steps, then decay like :math:`1/i` (0: a constant step).
     step : {'newton', 'gradient'}, default='newton'
         How the new block's coefficients are set: one Newton step of the mini-batch's
-        regularised loss in the block (:func:`lsl_lib.doubly_stochastic.newton_block`; the
+        regularised loss in the block (:func:`lsl_lib.doubly_stochastic.newton_block_numpy`; the
         module's docstring), or Dai et al.'s gradient step (the paper's Algorithm 1,
         lecture 13). The Newton step wants mini-batches of thousands, many times B: the
         block is fitted to its mini-batch, and on a small one it fits that batch's noise;
@@ -459,7 +459,7 @@ class DoublyStochasticRegressor(RegressorMixin, _BaseDoublyStochastic):
         b.
     seed_ : int
         The seed from which every block's frequencies are regenerated
-        (:func:`block_frequencies`).
+        (:func:`block_frequencies_numpy`).
     gamma_ : float
         The kernel width used.
     theta_ : float

@@ -106,6 +106,9 @@ K(:, x_i), LRU cache                  ``cached_column_numpy``        ``_cached_c
 α_i ← α_i + Λ − P, b ← b + βΛ         ``online_kernel_numpy_chunk``  ``_online_kernel_numba_chunk``
 ====================================  =============================  ==============================
 
+``lambda_and_penalty`` keeps the name the lecture teaches it by, without ``_numpy``
+(CONTRIBUTING.md §2).
+
 The last row is a chunk of steps, each with the two speed-ups (or, with
 ``update='naive'``, a kernel sum for :math:`o_i`).
 :meth:`OnlineKernelClassifier.partial_fit` runs the same steps over a stream (see its
