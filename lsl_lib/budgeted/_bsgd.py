@@ -183,8 +183,8 @@ def bsgd_numpy_chunk(X, y, state, indices, lam, budget, maintenance, kernel, gam
 
 @jit
 def _bsgd_numba_chunk(X, x_data, x_indices, x_indptr, buffer, y, sv, svT, A, source, position, m,
-                      t0, indices, lam, budget, strategy, code, gamma, degree, coef0, row, scores,
-                      totals):
+                      t0, indices, lam, budget, strategy, kernel_code, gamma, degree, coef0, row,
+                      scores, totals):
     """The iterations of :func:`bsgd_numpy_chunk`, compiled. X's rows are dense or the CSR
     arrays of :func:`lsl_lib._core.kernel_loops.compiled_rows` (a row is scattered into ``buffer``).
     ``totals`` accumulates [Σ‖Δ_t‖², number of maintenances, Σ‖E_t‖, kernel evaluations]
@@ -202,7 +202,7 @@ def _bsgd_numba_chunk(X, x_data, x_indices, x_indptr, buffer, y, sv, svT, A, sou
         else:
             x = X[i]
         # all B + 1 columns, m of them in use: a contiguous loop the compiler vectorises
-        kernel_column_numba(code, svT, x, gamma, degree, coef0, row)
+        kernel_column_numba(kernel_code, svT, x, gamma, degree, coef0, row)
         totals[3] += m  # the m values in use (the loop fills all B + 1 columns)
         for c in range(n_columns):
             s = 0.0
@@ -236,11 +236,11 @@ def _bsgd_numba_chunk(X, x_data, x_indices, x_indptr, buffer, y, sv, svT, A, sou
             if m > budget:
                 if strategy == REMOVAL:
                     totals[3] += 1
-                    m, degradation = _removal_numba(sv, svT, A, source, position, m, code,
+                    m, degradation = _removal_numba(sv, svT, A, source, position, m, kernel_code,
                                                     gamma, degree, coef0)
                 elif strategy == PROJECTION:
                     totals[3] += (m - 1) * m // 2 + m
-                    m, degradation = _projection_numba(sv, svT, A, source, position, m, code,
+                    m, degradation = _projection_numba(sv, svT, A, source, position, m, kernel_code,
                                                        gamma, degree, coef0)
                 else:
                     totals[3] += m
@@ -315,7 +315,8 @@ def bsgd(X, y, lam, n_iter, budget=100, maintenance="merging", *, kernel="gaussi
         ``state`` is then that of the last whole chunk.
     """
     n_samples, n_features = X.shape
-    code, gamma, degree, coef0 = check_kernel_params(kernel, gamma, degree, coef0, n_features)
+    kernel_code, gamma, degree, coef0 = check_kernel_params(kernel, gamma, degree, coef0,
+                                                            n_features)
     _check_maintenance(maintenance, kernel, budget)
     if not lam > 0:
         raise ValueError(f"lam must be > 0, got {lam}.")
@@ -359,8 +360,8 @@ def bsgd(X, y, lam, n_iter, budget=100, maintenance="merging", *, kernel="gaussi
                          state.kernel_evaluations)
             state.m = _bsgd_numba_chunk(
                 *rows[:4], buffer, y, state.sv, state.svT, state.A, state.source, state.position,
-                state.m, state.t, indices[start:stop], float(lam), budget, strategy, code, gamma,
-                degree, coef0, row, scores, totals)
+                state.m, state.t, indices[start:stop], float(lam), budget, strategy, kernel_code,
+                gamma, degree, coef0, row, scores, totals)
             state.t += stop - start
             state.degradation, state.n_maintenance = totals[0], int(totals[1])
             state.gradient_error, state.kernel_evaluations = totals[2], int(totals[3])

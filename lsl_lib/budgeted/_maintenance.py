@@ -283,9 +283,9 @@ def _remove_slot_numba(sv, svT, A, source, position, m, p):
 
 
 @jit
-def _kernel_value_numba(code, a, b, gamma, degree, coef0, out):
-    out[0] = kernel_raw_numba(code, a, b, gamma)
-    kernel_finish_numba(code, out[:1], gamma, degree, coef0)
+def _kernel_value_numba(kernel_code, a, b, gamma, degree, coef0, out):
+    out[0] = kernel_raw_numba(kernel_code, a, b, gamma)
+    kernel_finish_numba(kernel_code, out[:1], gamma, degree, coef0)
     return out[0]
 
 
@@ -309,17 +309,17 @@ def _cholesky_solve_numba(M, b):
 
 
 @jit
-def _removal_numba(sv, svT, A, source, position, m, code, gamma, degree, coef0):
+def _removal_numba(sv, svT, A, source, position, m, kernel_code, gamma, degree, coef0):
     r""":func:`removal_numpy` on the state's arrays; returns the new m and
     :math:`\|\Delta\|^2`."""
     p = _smallest_norm_numba(A, m)
-    k_pp = _kernel_value_numba(code, sv[p], sv[p], gamma, degree, coef0, np.empty(1))
+    k_pp = _kernel_value_numba(kernel_code, sv[p], sv[p], gamma, degree, coef0, np.empty(1))
     degradation = _squared_norm_numba(A, p) * k_pp
     return _remove_slot_numba(sv, svT, A, source, position, m, p), degradation
 
 
 @jit
-def _projection_numba(sv, svT, A, source, position, m, code, gamma, degree, coef0):
+def _projection_numba(sv, svT, A, source, position, m, kernel_code, gamma, degree, coef0):
     r""":func:`projection_numpy` on the state's arrays (the lower half of the symmetric
     :math:`K_{RR}` computed, then mirrored); returns the new m and :math:`\|\Delta\|^2`."""
     p = _smallest_norm_numba(A, m)
@@ -335,14 +335,14 @@ def _projection_numba(sv, svT, A, source, position, m, code, gamma, degree, coef
     trace = 0.0
     for a in range(m - 1):
         for b in range(a + 1):
-            K[a, b] = kernel_raw_numba(code, sv[rest[a]], sv[rest[b]], gamma)
-        kernel_finish_numba(code, K[a, :a + 1], gamma, degree, coef0)
+            K[a, b] = kernel_raw_numba(kernel_code, sv[rest[a]], sv[rest[b]], gamma)
+        kernel_finish_numba(kernel_code, K[a, :a + 1], gamma, degree, coef0)
         for b in range(a):
             K[b, a] = K[a, b]
         trace += K[a, a]
-        k[a] = kernel_raw_numba(code, sv[rest[a]], sv[p], gamma)
-    kernel_finish_numba(code, k, gamma, degree, coef0)
-    k_pp = _kernel_value_numba(code, sv[p], sv[p], gamma, degree, coef0, np.empty(1))
+        k[a] = kernel_raw_numba(kernel_code, sv[rest[a]], sv[p], gamma)
+    kernel_finish_numba(kernel_code, k, gamma, degree, coef0)
+    k_pp = _kernel_value_numba(kernel_code, sv[p], sv[p], gamma, degree, coef0, np.empty(1))
     eps = PROJECTION_JITTER * trace / (m - 1)
     for a in range(m - 1):
         K[a, a] += eps

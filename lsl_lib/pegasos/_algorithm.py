@@ -126,7 +126,7 @@ def pegasos_numpy_chunk(X, y, W, W_sum, indices, t0, lam, loss, radius2, average
 
 
 @jit
-def _pegasos_numba_chunk(data, cols, indptr, y, W, W_sum, v, U, carry, indices, t0, lam, code,
+def _pegasos_numba_chunk(data, cols, indptr, y, W, W_sum, v, U, carry, indices, t0, lam, loss_code,
                         epsilon, radius2, average_from, step_offset):
     r"""The same iterations as :func:`pegasos_numpy_chunk`, compiled.
 
@@ -176,7 +176,7 @@ def _pegasos_numba_chunk(data, cols, indptr, y, W, W_sum, v, U, carry, indices, 
                     for p in range(indptr[i], indptr[i + 1]):
                         acc += data[p] * v[r, cols[p]]
                 s[r] = a * acc
-            score_subgradient_numba(code, y[i], s, epsilon, g)
+            score_subgradient_numba(loss_code, y[i], s, epsilon, g)
             for r in range(K):
                 G[b, r] = g[r]
         # shrink first
