@@ -79,7 +79,7 @@ from lsl_lib._core.random import check_random_state
 from lsl_lib._core.validation import ITERATIVE_CONSTRAINTS, KERNEL_CONSTRAINTS
 from lsl_lib.kernels import check_kernel_params, kernel_matrix
 
-__all__ = ["Nystroem", "inverse_square_root", "SAMPLINGS"]
+__all__ = ["Nystroem", "inverse_square_root"]
 
 
 def __dir__():
@@ -87,7 +87,7 @@ def __dir__():
 
 
 #: How :class:`Nystroem` draws its landmarks.
-SAMPLINGS = ("uniform", "leverage")
+_SAMPLINGS = ("uniform", "leverage")
 
 
 def _kernel_diagonal(X, kernel, degree, coef0):
@@ -305,7 +305,7 @@ class Nystroem(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator)
     _parameter_constraints = {
         "n_components": [Interval(Integral, 1, None, closed="left")],
         **KERNEL_CONSTRAINTS,
-        "sampling": [StrOptions(set(SAMPLINGS))],
+        "sampling": [StrOptions(set(_SAMPLINGS))],
         "random_state": ITERATIVE_CONSTRAINTS["random_state"],
     }
 

@@ -100,3 +100,7 @@ __all__ = [
     "plot_support_growth",
     "plot_averaging", "plot_out_of_core", "plot_scaling",
 ]
+
+
+def __dir__():
+    return __all__

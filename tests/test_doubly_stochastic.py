@@ -14,7 +14,7 @@ from lsl_lib._core.random import (SPLITMIX_GOLDEN, check_random_state, counter_u
 from lsl_lib._core.sampling import sample_indices
 from lsl_lib.datasets import (concentric_circles, fetch_cpu_act, load_digits, load_shared,
                               shared_data_dir)
-from lsl_lib.doubly_stochastic import (NEWTON_JITTER, DoublyStochasticClassifier,
+from lsl_lib.doubly_stochastic import (DoublyStochasticClassifier,
                                        DoublyStochasticRegressor, FrequencyCache,
                                        block_features, block_frequencies_numpy,
                                        curvature_weights_numpy, doubly_stochastic, model_nbytes,
@@ -25,6 +25,7 @@ from lsl_lib._core.kernel_loops import KERNELS
 from lsl_lib.kernels import kernel_matrix
 from lsl_lib.losses import get_loss
 from lsl_lib.random_features import RandomFourierFeatures, draw_frequencies
+from lsl_lib.doubly_stochastic._reference import _NEWTON_JITTER
 from estimator_support import with_nan
 
 KERNEL_LAWS = {"gaussian": lambda g: stats.norm(scale=np.sqrt(2 * g)),
@@ -110,7 +111,7 @@ def _newton_direction(Phi_b, G, loss, Y_b, f, nu):
     k, B = Phi_b.shape
     H = expit(Y_b * f) * expit(-Y_b * f) if loss == "log" else np.ones_like(f)
     direction = np.empty((B, G.shape[1]))
-    jitter = NEWTON_JITTER * np.trace(Phi_b.T @ Phi_b / k) / B
+    jitter = _NEWTON_JITTER * np.trace(Phi_b.T @ Phi_b / k) / B
     for q in range(G.shape[1]):
         A = Phi_b.T @ np.diag(H[:, q]) @ Phi_b / k
         A += (nu + jitter) * np.eye(B)
@@ -220,7 +221,7 @@ def test_newton_system_stays_definite_when_the_curvature_vanishes():
     H = curvature_weights_numpy(loss, Y, F)
     assert np.all(H == 0.0)
     G = loss.subgradient(Y, F)
-    epsilon = NEWTON_JITTER * np.trace(phi.T @ phi / 20) / 5
+    epsilon = _NEWTON_JITTER * np.trace(phi.T @ phi / 20) / 5
     expected = phi.T @ G / 20 / epsilon
     np.testing.assert_allclose(newton_block_numpy(phi, G, H, 0.0), expected, rtol=1e-12)
     out = np.empty((5, 1))
@@ -546,7 +547,7 @@ def test_cached_and_regenerated_frequencies_give_the_same_model(backend, monkeyp
     X, y = X[:300], y[:300]
     params = dict(n_iter=12, batch_size=20, block_size=5, backend=backend, random_state=0)
     cached = DoublyStochasticClassifier(**params).fit(X, y)
-    monkeypatch.setattr(module, "FREQUENCY_CACHE_BYTES", 3 * 8 * (X.shape[1] + 1) * 5)
+    monkeypatch.setattr(module, 3 * 8 * (X.shape[1] + 1) * 5)
     monkeypatch.setattr(module, "_ROW_TILE", 7)
     assert len(FrequencyCache(0, 12, X.shape[1], 5).fill(12).W) == 3
     regenerated = DoublyStochasticClassifier(**params).fit(X, y)

@@ -37,6 +37,18 @@ def test_dir_lists_the_public_api_only(name):
         assert hasattr(module, public), public
 
 
+@pytest.mark.parametrize("name", ["plotting", "widgets"])
+def test_the_figure_and_panel_layers_list_their_api_only(name):
+    module = importlib.import_module(f"lsl_lib.{name}")
+    assert set(dir(module)) == set(module.__all__)
+    assert all(callable(getattr(module, public)) or public == "AXIS_LABELS"
+               for public in module.__all__)
+    defined = [value for value in vars(module).values()
+               if getattr(value, "__module__", None) == module.__name__]
+    assert all(value.__name__ in module.__all__ for value in defined
+               if not value.__name__.startswith("_"))
+
+
 @pytest.mark.parametrize("name", TOPICS)
 def test_every_public_definition_is_exported(name):
     module = importlib.import_module(f"lsl_lib.{name}")

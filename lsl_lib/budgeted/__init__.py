@@ -57,7 +57,6 @@ Djuric, Lan, Vucetic, Wang. BudgetedSVM: a toolbox for scalable SVM approximatio
 JMLR 14, 2013, 3813-3817.
 """
 from lsl_lib.budgeted._amm import (
-    AMM_MODES,
     AdaptiveMultiHyperplaneClassifier,
     amm,
     amm_assignments,
@@ -74,17 +73,10 @@ from lsl_lib.budgeted._bsgd import (
     bsgd_objective,
     support_and_coefficients,
 )
-from lsl_lib.budgeted._checks import FLAT_KERNEL_ROWS, FLAT_KERNEL_SPREAD, warn_if_kernel_is_flat
-from lsl_lib.budgeted._llsvm import LANDMARKS, LowRankLinearizedSVC
+from lsl_lib.budgeted._checks import warn_if_kernel_is_flat
+from lsl_lib.budgeted._llsvm import LowRankLinearizedSVC
 from lsl_lib.budgeted._maintenance import (
-    GOLDEN_ITERATIONS,
-    GOLDEN_RATIO,
-    GOLDEN_TIE,
-    MAINTENANCES,
-    MERGING,
-    PROJECTION,
     PROJECTION_JITTER,
-    REMOVAL,
     count_kernel_evaluations,
     golden_section_numpy,
     merge_objective_numpy,
@@ -108,9 +100,7 @@ __all__ = [
     "merge_position_numpy", "merging_numpy", "projection_numpy", "removal_numpy",
     "remove_slot_numpy", "smallest_norm_numpy",
     # the constants
-    "AMM_MODES", "FLAT_KERNEL_ROWS", "FLAT_KERNEL_SPREAD", "GOLDEN_ITERATIONS", "GOLDEN_RATIO",
-    "GOLDEN_TIE", "LANDMARKS", "MAINTENANCES", "MERGING", "PROJECTION", "PROJECTION_JITTER",
-    "REMOVAL",
+    "PROJECTION_JITTER",
 ]
 
 

@@ -46,11 +46,11 @@ from lsl_lib._core.validation import (
 )
 from lsl_lib.budgeted._checks import _check_iterations
 
-__all__ = ["AMM_MODES", "AdaptiveMultiHyperplaneClassifier", "amm", "amm_assignments",
+__all__ = ["AdaptiveMultiHyperplaneClassifier", "amm", "amm_assignments",
            "amm_class_scores", "amm_numpy_chunk", "amm_objective", "prune_hyperplanes"]
 
 
-AMM_MODES = ("batch", "online")
+_AMM_MODES = ("batch", "online")
 
 
 def amm_numpy_chunk(X, y, W, active, z, indices, t0, lam, online):
@@ -336,8 +336,8 @@ def amm(X, y, lam, n_classes, budget, *, mode="online", n_epochs=5, prune_every=
     back into W only at those fixed iterations, so the iterates do not depend on where the
     chunks end, nor on ``record_every``.
     """
-    if mode not in AMM_MODES:
-        raise ValueError(f"mode must be one of {AMM_MODES}, got {mode!r}.")
+    if mode not in _AMM_MODES:
+        raise ValueError(f"mode must be one of {_AMM_MODES}, got {mode!r}.")
     if not lam > 0:
         raise ValueError(f"lam must be > 0, got {lam}.")
     if not (budget >= 1 and n_epochs >= 1):
@@ -529,7 +529,7 @@ class AdaptiveMultiHyperplaneClassifier(ScoreClassifierMixin, BaseEstimator):
     _parameter_constraints = {
         "lam": [Interval(Real, 0, None, closed="neither")],
         "budget": [Interval(Integral, 1, None, closed="left")],
-        "mode": [StrOptions(set(AMM_MODES))],
+        "mode": [StrOptions(set(_AMM_MODES))],
         "n_epochs": [Interval(Integral, 1, None, closed="left")],
         "prune_every": [Interval(Integral, 1, None, closed="left"), None],
         "prune_c": [Interval(Real, 0, None, closed="left")],

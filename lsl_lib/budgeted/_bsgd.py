@@ -60,9 +60,9 @@ from lsl_lib._core.validation import (
 )
 from lsl_lib.budgeted._checks import _check_iterations, warn_if_kernel_is_flat
 from lsl_lib.budgeted._maintenance import (
-    MAINTENANCES,
-    PROJECTION,
-    REMOVAL,
+    _MAINTENANCES,
+    _PROJECTION,
+    _REMOVAL,
     _merging_numba,
     _projection_numba,
     _removal_numba,
@@ -166,9 +166,9 @@ def bsgd_numpy_chunk(X, y, state, indices, lam, budget, maintenance, kernel, gam
                 state.A[j, 0] += y[i]
             if state.m > budget:
                 state.kernel_evaluations += count_kernel_evaluations(maintenance, state.m)
-                if maintenance == REMOVAL:
+                if maintenance == _REMOVAL:
                     degradation = removal_numpy(state, kernel, gamma, degree, coef0)
-                elif maintenance == PROJECTION:
+                elif maintenance == _PROJECTION:
                     degradation = projection_numpy(state, kernel, gamma, degree, coef0)
                 else:
                     degradation = merging_numpy(state, gamma)
@@ -234,11 +234,11 @@ def _bsgd_numba_chunk(X, x_data, x_indices, x_indptr, buffer, y, sv, svT, A, sou
             else:
                 A[j, 0] += y[i]
             if m > budget:
-                if strategy == REMOVAL:
+                if strategy == _REMOVAL:
                     totals[3] += 1
                     m, degradation = _removal_numba(sv, svT, A, source, position, m, kernel_code,
                                                     gamma, degree, coef0)
-                elif strategy == PROJECTION:
+                elif strategy == _PROJECTION:
                     totals[3] += (m - 1) * m // 2 + m
                     m, degradation = _projection_numba(sv, svT, A, source, position, m, kernel_code,
                                                        gamma, degree, coef0)
@@ -256,8 +256,8 @@ def _bsgd_numba_chunk(X, x_data, x_indices, x_indptr, buffer, y, sv, svT, A, sou
 # ---- the driver, the objective, the estimator ----
 
 def _check_maintenance(maintenance, kernel, budget):
-    if maintenance not in MAINTENANCES:
-        raise ValueError(f"maintenance must be one of {MAINTENANCES}, got {maintenance!r}.")
+    if maintenance not in _MAINTENANCES:
+        raise ValueError(f"maintenance must be one of {_MAINTENANCES}, got {maintenance!r}.")
     if maintenance == "merging" and kernel != "gaussian":
         raise ValueError(f"maintenance='merging' needs kernel='gaussian' (the merged point of "
                          f"two Gaussian support vectors lies on the segment between them), got "
@@ -327,7 +327,7 @@ def bsgd(X, y, lam, n_iter, budget=100, maintenance="merging", *, kernel="gaussi
     rows = compiled_rows(X, kernel)
     if not sp.issparse(X):
         X = rows[0]
-    strategy = MAINTENANCES.index(maintenance)
+    strategy = _MAINTENANCES.index(maintenance)
     rng = check_random_state(random_state)
     if sample_weight is None:
         indices = sample_indices(n_samples, n_iter, 1, sampling, rng)[:, 0]
@@ -535,7 +535,7 @@ class BudgetedKernelSGDClassifier(ScoreClassifierMixin, BaseEstimator):
     entries of X, as ``SVC``'s: columns with a large offset or scale inflate it, and the
     kernel then becomes nearly constant (ten constant columns of 1e3 send the model to the
     majority class). ``fit`` warns when the kernel values on 100 rows of X differ by
-    less than ``FLAT_KERNEL_SPREAD`` of their size (:func:`warn_if_kernel_is_flat`);
+    less than ``_FLAT_KERNEL_SPREAD`` of their size (:func:`warn_if_kernel_is_flat`);
     standardise the features or set ``gamma``.
 
     The defaults are kernel Pegasos' (λ = 1/n, that is C = 1, and ``gamma='scale'``)
@@ -563,7 +563,7 @@ class BudgetedKernelSGDClassifier(ScoreClassifierMixin, BaseEstimator):
     _parameter_constraints = {
         "lam": [Interval(Real, 0, None, closed="neither"), None],
         "budget": [Interval(Integral, 1, None, closed="left")],
-        "maintenance": [StrOptions(set(MAINTENANCES))],
+        "maintenance": [StrOptions(set(_MAINTENANCES))],
         "n_iter": [Interval(Integral, 1, None, closed="left"), None],
         **LEARNER_KERNEL_CONSTRAINTS,
         "verbose": ["boolean"],

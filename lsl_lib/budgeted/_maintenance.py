@@ -16,7 +16,7 @@ support vector p of smallest :math:`\|A_p\|` and return the squared weight degra
 Each reference below works on the state object and reads as the paper; its compiled twin
 does the same arithmetic on the state's arrays and returns the new support size with
 :math:`\|\Delta\|^2`. ``_bsgd_numba_chunk`` calls the twin that its ``strategy`` (one of
-``REMOVAL``, ``PROJECTION``, ``MERGING``) names.
+``_REMOVAL``, ``_PROJECTION``, ``_MERGING``) names.
 
 ========================================  =============================  ==========================
 Wang, Crammer, Vucetic (2012), Alg. 1     reference                      compiled
@@ -37,7 +37,7 @@ projection's solve for :math:`c`          no reference: a solve          ``_chol
 The references search each partner's h on its own (a scalar golden-section search); the
 compiled twin searches all partners in lockstep, so that the exponentials of one step
 run in one vectorised loop (:func:`lsl_lib._core.kernel_loops.exp_numba`). The
-arithmetic of each candidate is the same on both paths, and ``GOLDEN_TIE`` makes their
+arithmetic of each candidate is the same on both paths, and ``_GOLDEN_TIE`` makes their
 comparisons agree although the compiled ``exp`` differs from numpy's in the last bits.
 
 References
@@ -63,15 +63,14 @@ from lsl_lib._core.kernel_loops import (
 from lsl_lib.kernels import kernel_matrix
 
 __all__ = [
-    "GOLDEN_ITERATIONS", "GOLDEN_RATIO", "GOLDEN_TIE", "MAINTENANCES", "MERGING",
-    "PROJECTION", "PROJECTION_JITTER", "REMOVAL", "count_kernel_evaluations",
+    "PROJECTION_JITTER", "count_kernel_evaluations",
     "golden_section_numpy", "merge_objective_numpy", "merge_position_numpy", "merging_numpy",
     "projection_numpy", "removal_numpy", "remove_slot_numpy", "smallest_norm_numpy",
 ]
 
-MAINTENANCES = ("removal", "projection", "merging")
-#: The strategies' names inside compiled loops: ``MAINTENANCES[REMOVAL] == 'removal'``.
-REMOVAL, PROJECTION, MERGING = range(3)
+_MAINTENANCES = ("removal", "projection", "merging")
+#: The strategies' names inside compiled loops: ``_MAINTENANCES[_REMOVAL] == 'removal'``.
+_REMOVAL, _PROJECTION, _MERGING = range(3)
 
 #: Ridge added to the diagonal of :math:`K_{SS}` in the projection, relative to its mean
 #: diagonal: it keeps the Cholesky factorisation defined when support vectors (nearly)
@@ -80,13 +79,13 @@ PROJECTION_JITTER = 1e-8
 
 #: Golden-section iterations of the merge: each shrinks the bracket by 0.618, so 24 bring
 #: [0, 1] to width 1e-5 (the toolbox stops at 1e-4).
-GOLDEN_ITERATIONS = 24
-GOLDEN_RATIO = (math.sqrt(5.0) - 1.0) / 2.0
+_GOLDEN_ITERATIONS = 24
+_GOLDEN_RATIO = (math.sqrt(5.0) - 1.0) / 2.0
 #: Relative gap below which two values of the merge objective count as equal (the smaller
 #: h is then kept). Two support vectors with equal coefficients give a symmetric objective
 #: with two maxima: without it, which one is found would depend on the last bit of ``exp``,
 #: and the numpy and numba paths could merge into different points.
-GOLDEN_TIE = 1e-12
+_GOLDEN_TIE = 1e-12
 
 
 def count_kernel_evaluations(strategy, m):
@@ -99,9 +98,9 @@ def count_kernel_evaluations(strategy, m):
     the algorithm, not of a path: the numpy reference forms the whole :math:`K_{RR}` and
     the numba path half of it, and both add this number.
     """
-    if strategy == REMOVAL:
+    if strategy == _REMOVAL:
         return 1
-    if strategy == PROJECTION:
+    if strategy == _PROJECTION:
         return (m - 1) * m // 2 + m
     return m
 
@@ -175,22 +174,22 @@ def golden_section_numpy(lo, hi, norm_m, norm_n, cross, log_k):
     r"""The h in [lo, hi] maximising :func:`merge_objective_numpy` for one partner.
 
     Golden-section search: keep two inner points p < q; if :math:`f(p) \ge f(q)` (to a
-    relative ``GOLDEN_TIE``) the maximum is in [lo, q], else in [p, hi]; one new
-    evaluation per iteration, ``GOLDEN_ITERATIONS`` of them. Returns the middle of the
+    relative ``_GOLDEN_TIE``) the maximum is in [lo, q], else in [p, hi]; one new
+    evaluation per iteration, ``_GOLDEN_ITERATIONS`` of them. Returns the middle of the
     final bracket.
     """
-    p = hi - GOLDEN_RATIO * (hi - lo)
-    q = lo + GOLDEN_RATIO * (hi - lo)
+    p = hi - _GOLDEN_RATIO * (hi - lo)
+    q = lo + _GOLDEN_RATIO * (hi - lo)
     fp = merge_objective_numpy(p, norm_m, norm_n, cross, log_k)
     fq = merge_objective_numpy(q, norm_m, norm_n, cross, log_k)
-    for _ in range(GOLDEN_ITERATIONS):
-        if fp >= (1.0 - GOLDEN_TIE) * fq:  # the maximum is in [lo, q]: p becomes q
+    for _ in range(_GOLDEN_ITERATIONS):
+        if fp >= (1.0 - _GOLDEN_TIE) * fq:  # the maximum is in [lo, q]: p becomes q
             hi, q, fq = q, p, fp
-            p = hi - GOLDEN_RATIO * (hi - lo)
+            p = hi - _GOLDEN_RATIO * (hi - lo)
             fp = merge_objective_numpy(p, norm_m, norm_n, cross, log_k)
         else:  # in [p, hi]: q becomes p
             lo, p, fp = p, q, fq
-            q = lo + GOLDEN_RATIO * (hi - lo)
+            q = lo + _GOLDEN_RATIO * (hi - lo)
             fq = merge_objective_numpy(q, norm_m, norm_n, cross, log_k)
     return 0.5 * (lo + hi)
 
@@ -209,7 +208,7 @@ def merge_position_numpy(norm_m, norm_n, cross, log_k):
         lo = 1.0 if norm_m >= norm_n else -5.0
         h_out = golden_section_numpy(lo, lo + 5.0, norm_m, norm_n, cross, log_k)
         if (merge_objective_numpy(h_out, norm_m, norm_n, cross, log_k)
-                > (1.0 + GOLDEN_TIE) * merge_objective_numpy(h, norm_m, norm_n, cross, log_k)):
+                > (1.0 + _GOLDEN_TIE) * merge_objective_numpy(h, norm_m, norm_n, cross, log_k)):
             return h_out
     return h
 
@@ -376,22 +375,22 @@ def _golden_section_numba(lo, hi, norm_m, norm_n, cross, log_k):
     """:func:`golden_section_numpy` for all partners in lockstep (``lo`` and ``hi`` are
     overwritten): one vectorised evaluation of every partner's new point per iteration."""
     n = lo.shape[0]
-    p = hi - GOLDEN_RATIO * (hi - lo)
-    q = lo + GOLDEN_RATIO * (hi - lo)
+    p = hi - _GOLDEN_RATIO * (hi - lo)
+    q = lo + _GOLDEN_RATIO * (hi - lo)
     fp, fq, new, f_new = np.empty(n), np.empty(n), np.empty(n), np.empty(n)
     left = np.empty(n, dtype=np.bool_)
     a, b = np.empty(n), np.empty(n)
     _merge_objective_numba(p, norm_m, norm_n, cross, log_k, fp, a, b)
     _merge_objective_numba(q, norm_m, norm_n, cross, log_k, fq, a, b)
-    for _ in range(GOLDEN_ITERATIONS):
+    for _ in range(_GOLDEN_ITERATIONS):
         for j in range(n):
-            left[j] = fp[j] >= (1.0 - GOLDEN_TIE) * fq[j]
+            left[j] = fp[j] >= (1.0 - _GOLDEN_TIE) * fq[j]
             if left[j]:
                 hi[j] = q[j]
-                new[j] = hi[j] - GOLDEN_RATIO * (hi[j] - lo[j])
+                new[j] = hi[j] - _GOLDEN_RATIO * (hi[j] - lo[j])
             else:
                 lo[j] = p[j]
-                new[j] = lo[j] + GOLDEN_RATIO * (hi[j] - lo[j])
+                new[j] = lo[j] + _GOLDEN_RATIO * (hi[j] - lo[j])
         _merge_objective_numba(new, norm_m, norm_n, cross, log_k, f_new, a, b)
         for j in range(n):
             if left[j]:
@@ -424,7 +423,7 @@ def _merge_position_numba(norm_m, norm_n, cross, log_k):
         _merge_objective_numba(h_out, norm_m, norm_n[opposed], cross[opposed], log_k[opposed],
                                f_out, np.empty(n_opposed), np.empty(n_opposed))
         for o in range(n_opposed):
-            if f_out[o] > (1.0 + GOLDEN_TIE) * best[opposed[o]]:
+            if f_out[o] > (1.0 + _GOLDEN_TIE) * best[opposed[o]]:
                 h[opposed[o]], best[opposed[o]] = h_out[o], f_out[o]
     return h, best
 

@@ -23,7 +23,7 @@ from lsl_lib.coordinate_descent._common import (
     _warn_not_converged,
 )
 
-SELECTIONS = ("cyclic", "random")  # the Lasso's coordinates
+_SELECTIONS = ("cyclic", "random")  # the Lasso's coordinates
 
 
 def lasso_numpy_epochs(Xt, w, R, norm2, n_alpha, active, uniforms, n_epochs, tol):
@@ -268,8 +268,8 @@ def lasso_cd(X, y, alpha, *, coef_init=None, tol=1e-4, max_iter=1000, selection=
         ask for it, never where a chunk ends, so the iterates do not depend on the chunks;
         every step is exact (no step size): no divergence check.
     """
-    if selection not in SELECTIONS:
-        raise ValueError(f"selection must be one of {SELECTIONS}, got {selection!r}.")
+    if selection not in _SELECTIONS:
+        raise ValueError(f"selection must be one of {_SELECTIONS}, got {selection!r}.")
     if isinstance(precompute, str) and precompute != "auto":
         raise ValueError(f"precompute must be 'auto', a bool or X'X, got {precompute!r}.")
     if not (gap_every is None or (isinstance(gap_every, Integral) and gap_every >= 1)):
@@ -547,7 +547,7 @@ class LassoCD(RegressorMixin, BaseEstimator):
 
     _parameter_constraints = {
         "alpha": [Interval(Real, 0, None, closed="left")],
-        "selection": [StrOptions(set(SELECTIONS))],
+        "selection": [StrOptions(set(_SELECTIONS))],
         "screening": ["boolean"],
         "gap_every": [Interval(Integral, 1, None, closed="left"), None],
         "precompute": [StrOptions({"auto"}), "boolean"],

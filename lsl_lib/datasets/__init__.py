@@ -15,7 +15,6 @@ sets), ``_loaders`` (bundled sets, the repository's samples, the shared folder),
 """
 from lsl_lib.datasets._download import (
     LIBSVM_SETS,
-    LIBSVM_URL,
     fetch_covtype,
     fetch_cpu_act,
     fetch_libsvm,
@@ -45,7 +44,7 @@ __all__ = ["two_gaussian_blobs", "checkerboard", "concentric_circles", "linear_t
            "lazy_linear_teacher", "mean_stream", "same_shape", "load_digits",
            "load_breast_cancer", "load_svmlight", "shared_data_dir", "load_shared", "load_usps",
            "load_covtype", "load_covtype_sample", "MAJORITY_TEST_ERROR", "LIBSVM_SETS",
-           "LIBSVM_URL", "fetch_libsvm", "fetch_cpu_act", "fetch_covtype"]
+           "fetch_libsvm", "fetch_cpu_act", "fetch_covtype"]
 
 
 def __dir__():

@@ -58,7 +58,7 @@ function of the model's integer seed and of i (:func:`block_frequencies_numpy`),
 stores only :math:`\alpha \in \mathbb R^{T B \times K}` and one integer: memory
 O(T B K), not the O(n D) of a feature matrix nor the O(d D) of RFF's frequencies. A run
 generates each block's frequencies once and keeps them while it lasts
-(:class:`FrequencyCache`, at most :data:`FREQUENCY_CACHE_BYTES`; blocks beyond it are
+(:class:`FrequencyCache`, at most :data:`_FREQUENCY_CACHE_BYTES`; blocks beyond it are
 regenerated where used); a prediction generates them once per call; the model keeps none.
 
 **Time.** Step i scores its mini-batch with the whole model :math:`f_{i-1}`, the i - 1
@@ -135,8 +135,6 @@ from lsl_lib.doubly_stochastic._estimators import (
     DoublyStochasticRegressor,
 )
 from lsl_lib.doubly_stochastic._reference import (
-    NEWTON_JITTER,
-    STEPS,
     block_features,
     block_frequencies_numpy,
     curvature_weights_numpy,
@@ -147,7 +145,6 @@ from lsl_lib.doubly_stochastic._reference import (
     step_sizes,
 )
 from lsl_lib.doubly_stochastic._solver import (
-    FREQUENCY_CACHE_BYTES,
     DSGState,
     FrequencyCache,
     doubly_stochastic,
@@ -163,8 +160,6 @@ __all__ = [
     # the numpy references
     "block_frequencies_numpy", "block_features", "predict_blocks", "step_sizes",
     "curvature_weights_numpy", "newton_block_numpy", "dsg_numpy_chunk", "functional_sgd",
-    # constants
-    "STEPS", "NEWTON_JITTER", "FREQUENCY_CACHE_BYTES",
 ]
 
 

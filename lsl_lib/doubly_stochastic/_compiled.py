@@ -12,7 +12,7 @@ from lsl_lib._core.kernel_loops import GAUSSIAN, LAPLACIAN
 from lsl_lib._core.loss_derivatives import LOG, score_derivative_numba
 from lsl_lib._core.random import box_muller_numba, counter_uniforms_numba, stream_key_numba
 from lsl_lib._core.trig import cos_scaled_numba
-from lsl_lib.doubly_stochastic._reference import NEWTON_JITTER
+from lsl_lib.doubly_stochastic._reference import _NEWTON_JITTER
 
 
 @jit
@@ -194,7 +194,7 @@ def _newton_block_numba(phi, f, Y, rows, loss_code, nu, step, out):
     for r in range(k):
         for a in range(B):
             epsilon += phi[r, a] * phi[r, a]
-    epsilon *= NEWTON_JITTER / (k * B)
+    epsilon *= _NEWTON_JITTER / (k * B)
     for q in range(out.shape[1]):
         A[:, :] = 0.0
         rhs[:] = 0.0

@@ -20,7 +20,7 @@ from lsl_lib._core.validation import (
     check_sample_weight,
     clipped_batch_size,
 )
-from lsl_lib.doubly_stochastic._reference import STEPS
+from lsl_lib.doubly_stochastic._reference import _STEPS
 from lsl_lib.doubly_stochastic._solver import DSGState, doubly_stochastic, predict_scores
 from lsl_lib.kernels import fitted_gamma
 from lsl_lib.random_features import RFF_KERNELS
@@ -38,7 +38,7 @@ class _BaseDoublyStochastic(BaseEstimator):
         "nu": [Interval(Real, 0, None, closed="left")],
         "theta": [Interval(Real, 0, None, closed="neither"), None],
         "theta_prime": [Interval(Real, 0, None, closed="left")],
-        "step": [StrOptions(set(STEPS))],
+        "step": [StrOptions(set(_STEPS))],
         "verbose": ["boolean"],
         **ITERATIVE_CONSTRAINTS,
     }
@@ -243,7 +243,7 @@ class DoublyStochasticClassifier(ScoreClassifierMixin, _BaseDoublyStochastic):
     *Memory.* The model is :math:`\alpha` and one integer, 8 (T B K + 1) bytes
     (:func:`model_nbytes`); RFF with the same D = T B features stores also its d D
     frequencies, and a feature matrix of the training set n D. A run keeps the frequencies of
-    its blocks while it lasts (up to :data:`FREQUENCY_CACHE_BYTES`), the model none.
+    its blocks while it lasts (up to :data:`_FREQUENCY_CACHE_BYTES`), the model none.
 
     *Time.* Step i evaluates the i - 1 earlier blocks on its mini-batch,
     :math:`O(i B d |b|)`, so T steps cost :math:`O(T^2 B d |b|)` and a prediction
@@ -490,7 +490,7 @@ class DoublyStochasticRegressor(RegressorMixin, _BaseDoublyStochastic):
     *Memory.* The model is :math:`\alpha` and one integer, 8 (T B K + 1) bytes
     (:func:`model_nbytes`); RFF with the same D = T B features stores also its d D
     frequencies, and a feature matrix of the training set n D. A run keeps the frequencies of
-    its blocks while it lasts (up to :data:`FREQUENCY_CACHE_BYTES`), the model none.
+    its blocks while it lasts (up to :data:`_FREQUENCY_CACHE_BYTES`), the model none.
 
     *Time.* Step i evaluates the i - 1 earlier blocks on its mini-batch,
     :math:`O(i B d |b|)`, so T steps cost :math:`O(T^2 B d |b|)` and a prediction

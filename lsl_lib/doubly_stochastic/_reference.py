@@ -14,9 +14,9 @@ from lsl_lib.losses import get_loss
 from lsl_lib.random_features import RFF_KERNELS
 
 #: How a new block's coefficients are set (the package's docstring).
-STEPS = ("gradient", "newton")
+_STEPS = ("gradient", "newton")
 #: The Newton step's jitter, relative to the mean diagonal of the block's feature covariance.
-NEWTON_JITTER = 1e-10
+_NEWTON_JITTER = 1e-10
 
 
 def _check_rff_kernel(kernel):
@@ -158,14 +158,14 @@ def newton_block_numpy(phi, G, H, nu):
     Returns
     -------
     direction : ndarray of shape (B, K)
-        The step is :math:`-\gamma_i` times it. :math:`\epsilon` is ``NEWTON_JITTER``
+        The step is :math:`-\gamma_i` times it. :math:`\epsilon` is ``_NEWTON_JITTER``
         times the mean diagonal of :math:`\Phi^\top\Phi/k`, so that the system is
         definite when :math:`\nu = 0`, when |b| < B and when the curvature vanishes
         (the log loss of scores far from zero).
     """
     k, B = phi.shape
     direction = np.empty((B, G.shape[1]))
-    epsilon = NEWTON_JITTER * np.sum(phi * phi) / (k * B)
+    epsilon = _NEWTON_JITTER * np.sum(phi * phi) / (k * B)
     for q in range(G.shape[1]):
         A = (phi.T * H[:, q]) @ phi / k
         A[np.diag_indices(B)] += nu + epsilon

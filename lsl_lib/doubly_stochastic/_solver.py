@@ -18,7 +18,7 @@ from lsl_lib.doubly_stochastic._compiled import (
     _predict_blocks_numba,
 )
 from lsl_lib.doubly_stochastic._reference import (
-    STEPS,
+    _STEPS,
     _check_rff_kernel,
     block_frequencies_numpy,
     dsg_numpy_chunk,
@@ -27,12 +27,12 @@ from lsl_lib.doubly_stochastic._reference import (
 from lsl_lib.losses import get_loss
 
 #: Bytes of block frequencies kept during one run (:class:`FrequencyCache`): 64 MiB.
-FREQUENCY_CACHE_BYTES = 2**26
+_FREQUENCY_CACHE_BYTES = 2**26
 
 
 class FrequencyCache:
     r"""The frequencies and phases of blocks 0, 1, ..., as many as
-    :data:`FREQUENCY_CACHE_BYTES` hold, each generated once, when first needed.
+    :data:`_FREQUENCY_CACHE_BYTES` hold, each generated once, when first needed.
 
     A run keeps them while it lasts, so that step i does not regenerate the i - 1 earlier
     blocks: regenerating costs :math:`d B` uniforms and transcendental functions per block
@@ -59,7 +59,7 @@ class FrequencyCache:
 
     def __init__(self, seed, n_blocks, n_features, block_size, kernel="gaussian", gamma=1.0,
                  backend="numpy"):
-        capacity = min(n_blocks, FREQUENCY_CACHE_BYTES // (8 * (n_features + 1) * block_size))
+        capacity = min(n_blocks, _FREQUENCY_CACHE_BYTES // (8 * (n_features + 1) * block_size))
         self._W = np.empty((capacity, n_features, block_size))
         self._b = np.empty((capacity, block_size))
         self._filled = 0
@@ -179,8 +179,8 @@ def doubly_stochastic(X, Y, n_iter, *, loss="hinge", batch_size=32, block_size=1
     """
     loss = get_loss(loss)
     kernel_code = _check_rff_kernel(kernel)
-    if step not in STEPS:
-        raise ValueError(f"step must be one of {STEPS}, got {step!r}")
+    if step not in _STEPS:
+        raise ValueError(f"step must be one of {_STEPS}, got {step!r}")
     path = resolve_backend(backend)
     n_samples, n_features = X.shape
     check_batch_size(batch_size, n_samples)

@@ -162,8 +162,6 @@ JMLR 10, 2009 (the soft-threshold step).
 """
 from lsl_lib.online_kernel._estimator import OnlineKernelClassifier
 from lsl_lib.online_kernel._learner import (
-    ONLINE_SCHEMES,
-    UPDATES,
     ColumnCache,
     OnlineKernelState,
     cached_column_numpy,
@@ -171,7 +169,6 @@ from lsl_lib.online_kernel._learner import (
     online_kernel_numpy_chunk,
 )
 from lsl_lib.online_kernel._models import (
-    EXP_CLIP,
     L1_REGULARISED,
     LOSS_OF,
     MODELS,
@@ -183,7 +180,7 @@ from lsl_lib.online_kernel._models import (
 )
 
 __all__ = [
-    "MODELS", "LOSS_OF", "L1_REGULARISED", "EXP_CLIP", "UPDATES", "ONLINE_SCHEMES",
+    "MODELS", "LOSS_OF", "L1_REGULARISED",
     "psi", "margin_loss", "lambda_and_penalty", "regularised_risk", "worst_violator_numpy",
     "ColumnCache", "cached_column_numpy", "online_kernel_numpy_chunk", "OnlineKernelState",
     "online_kernel", "OnlineKernelClassifier",

@@ -22,8 +22,8 @@ from lsl_lib._core.validation import (
 )
 from lsl_lib.kernels import DEFAULT_KERNEL_EVALUATIONS, fitted_gamma, kernel_scores
 from lsl_lib.online_kernel._learner import (
-    ONLINE_SCHEMES,
-    UPDATES,
+    _ONLINE_SCHEMES,
+    _UPDATES,
     OnlineKernelState,
     online_kernel,
 )
@@ -200,11 +200,11 @@ class OnlineKernelClassifier(ScoreClassifierMixin, BaseEstimator):
         "bias": ["boolean"],
         **LEARNER_KERNEL_CONSTRAINTS,
         "n_epochs": [Interval(Integral, 1, None, closed="left"), None],
-        "update": [StrOptions(set(UPDATES))],
+        "update": [StrOptions(set(_UPDATES))],
         "cache_size": [Interval(Real, 0, None, closed="left")],
         "verbose": ["boolean"],
         **ITERATIVE_CONSTRAINTS,
-        "sampling": [StrOptions(set(ONLINE_SCHEMES))],
+        "sampling": [StrOptions(set(_ONLINE_SCHEMES))],
     }
 
     def __init__(self, model="l1_svm", C=1.0, eta=0.1, eta_decay=0.0, delta=0.5, bias=False,

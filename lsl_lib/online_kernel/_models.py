@@ -17,7 +17,7 @@ LOSS_OF = {"l1_svm": "hinge", "l2_svm": "squared_hinge", "huber": "huber",
            "l1_svm_l1": "hinge", "l2_svm_l1": "squared_hinge"}
 L1_REGULARISED = ("exponential", "l1_svm_l1", "l2_svm_l1")
 #: z below which the exponential loss's psi is clipped.
-EXP_CLIP = -50.0
+_EXP_CLIP = -50.0
 
 
 def psi(model, z, delta=0.5):
@@ -34,7 +34,7 @@ def psi(model, z, delta=0.5):
         e = np.exp(-np.abs(z))
         return np.where(z >= 0.0, e / (1.0 + e), 1.0 / (1.0 + e))
     if loss == "exponential":
-        return np.exp(-np.maximum(z, EXP_CLIP))
+        return np.exp(-np.maximum(z, _EXP_CLIP))
     return 1.0 - z  # squared loss (LS-SVM)
 
 
@@ -87,7 +87,7 @@ def _lambda_and_penalty_numba(model_code, z, y, alpha_i, eta, C, delta):
         e = math.exp(-abs(z))
         p = e / (1.0 + e) if z >= 0.0 else 1.0 / (1.0 + e)
     elif model_code == EXPONENTIAL:
-        p = math.exp(-max(z, EXP_CLIP))
+        p = math.exp(-max(z, _EXP_CLIP))
     else:
         p = 1.0 - z
     Lam = eta * C * y * p

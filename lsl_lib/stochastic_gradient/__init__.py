@@ -85,7 +85,6 @@ SIAM Review 60(2), 2018 (Sections 4 and 5.3).
 """
 from lsl_lib.stochastic_gradient._algorithm import (
     METHODS,
-    SMOOTH_LOSSES,
     FiniteSumObjective,
     StochasticGradientState,
     get_smooth_loss,
@@ -105,7 +104,7 @@ from lsl_lib.stochastic_gradient._estimators import (
 __all__ = ["StochasticGradientClassifier", "StochasticGradientRegressor", "stochastic_gradient",
            "sgd", "svrg", "sarah", "sarah_plus", "sgd_numpy_chunk",
            "variance_reduced_numpy_chunk", "FiniteSumObjective", "StochasticGradientState",
-           "get_smooth_loss", "METHODS", "SMOOTH_LOSSES"]
+           "get_smooth_loss", "METHODS"]
 
 
 def __dir__():

@@ -24,15 +24,15 @@ _SGD, _SVRG, _SARAH, _SARAH_PLUS = range(4)  # METHODS.index(method): codes in c
 _OUTPUTS = ("last", "random")
 
 
-SMOOTH_LOSSES = ("log", "squared", "smoothed_hinge")
+_SMOOTH_LOSSES = ("log", "squared", "smoothed_hinge")
 
 
 def get_smooth_loss(loss):
-    """The :class:`~lsl_lib.losses.Loss` named ``loss``, one of :data:`SMOOTH_LOSSES`."""
-    if isinstance(loss, Loss) and loss.name in SMOOTH_LOSSES:
+    """The :class:`~lsl_lib.losses.Loss` named ``loss``, one of :data:`_SMOOTH_LOSSES`."""
+    if isinstance(loss, Loss) and loss.name in _SMOOTH_LOSSES:
         return loss
-    if loss not in SMOOTH_LOSSES:
-        raise ValueError(f"loss must be one of {SMOOTH_LOSSES}, got {loss!r}.")
+    if loss not in _SMOOTH_LOSSES:
+        raise ValueError(f"loss must be one of {_SMOOTH_LOSSES}, got {loss!r}.")
     return get_loss(loss)
 
 
