@@ -547,7 +547,7 @@ def test_cached_and_regenerated_frequencies_give_the_same_model(backend, monkeyp
     X, y = X[:300], y[:300]
     params = dict(n_iter=12, batch_size=20, block_size=5, backend=backend, random_state=0)
     cached = DoublyStochasticClassifier(**params).fit(X, y)
-    monkeypatch.setattr(module, 3 * 8 * (X.shape[1] + 1) * 5)
+    monkeypatch.setattr(module, "_FREQUENCY_CACHE_BYTES", 3 * 8 * (X.shape[1] + 1) * 5)
     monkeypatch.setattr(module, "_ROW_TILE", 7)
     assert len(FrequencyCache(0, 12, X.shape[1], 5).fill(12).W) == 3
     regenerated = DoublyStochasticClassifier(**params).fit(X, y)
