@@ -289,10 +289,8 @@ def bsgd(X, y, lam, n_iter, budget=100, maintenance="merging", *, kernel="gaussi
     n_classes : int, default=2
     sampling : {'iid', 'permutation', 'reshuffle'}, default='iid'
     sample_weight : ndarray of shape (n,) or None, default=None
-        Non-negative weights :math:`s_i`, not all zero: examples are drawn in proportion
-        to them (:func:`lsl_lib._core.sampling.weighted_sample_indices`), so that the run descends
-        the weighted risk; integer weights draw exactly the indices of the rows repeated
-        :math:`s_i` times (zero: dropped). None: every weight 1.
+        Non-negative weights :math:`s_i`, drawn in proportion (:mod:`lsl_lib`). None:
+        every weight 1.
     record_every : int or None, default=None
     backend : {'auto', 'numba', 'numpy'}, default='auto'
     random_state : None, int or numpy.random.Generator, default=None
@@ -528,8 +526,7 @@ class BudgetedKernelSGDClassifier(ScoreClassifierMixin, BaseEstimator):
     the last iterate (as the toolbox does): the average of the iterates, which the bound
     covers in expectation, would hold every support vector ever used.
 
-    *Interrupting.* Ctrl-C (or Jupyter's interrupt) stops a fit within about 0.1 s
-    (:func:`~lsl_lib._core.run_loop.run_chunks`) and leaves the estimator unfitted.
+    Backends, traces, Ctrl-C, sample weights: :mod:`lsl_lib`, "Using the estimators".
 
     *Scaling.* ``gamma='scale'`` is :math:`1/(d\,\mathrm{Var}(X))`, the variance over all
     entries of X, as ``SVC``'s: columns with a large offset or scale inflate it, and the
@@ -603,14 +600,11 @@ class BudgetedKernelSGDClassifier(ScoreClassifierMixin, BaseEstimator):
         X : {array-like, sparse matrix} of shape (n_samples, n_features)
         y : array-like of shape (n_samples,)
         sample_weight : array-like of shape (n_samples,), default=None
-            Non-negative weights :math:`s_i`: the risk becomes
-            :math:`\frac{1}{\sum_i s_i}\sum_i s_i\ell_i` and the examples are drawn in
-            proportion to :math:`s_i` (:func:`lsl_lib._core.sampling.weighted_sample_indices`;
-            non-integer weights need ``sampling='iid'``). A zero weight is the row removed;
-            integer weights draw the rows repeated :math:`s_i` times, which gives the same
-            decision function as long as no maintenance runs (a repeated row takes one
-            support slot here, several in the repeated data). ``n_iter=None`` counts
-            passes in rows of positive weight, ``gamma='scale'`` is computed on them.
+            Non-negative weights :math:`s_i`, drawn in proportion (:mod:`lsl_lib`).
+            Integer weights give the decision function of the repeated rows as long as no
+            maintenance runs (a repeated row takes one support slot here, several in the
+            repeated data). ``n_iter=None`` counts passes in rows of positive weight,
+            ``gamma='scale'`` is computed on them.
 
         Returns
         -------

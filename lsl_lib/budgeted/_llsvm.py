@@ -134,7 +134,7 @@ class LowRankLinearizedSVC(ScoreClassifierMixin, BaseEstimator):
     (:func:`warn_if_kernel_is_flat`: constant columns of large value inflate
     ``gamma='scale'``'s variance); it does not rescale the features.
 
-    *Interrupting.* Ctrl-C leaves the estimator unfitted.
+    Backends, traces, Ctrl-C, sample weights: :mod:`lsl_lib`, "Using the estimators".
 
     References
     ----------

@@ -214,8 +214,8 @@ class BlockCDKernelRidge(RegressorMixin, BaseEstimator):
     Measured against ``KernelRidge()`` and ``Ridge()`` in benchmarks/README.md,
     §Coordinate descent.
 
-    *Interrupting.* Ctrl-C (or Jupyter's interrupt) stops a fit at the end of the running
-    block (:func:`~lsl_lib._core.run_loop.run_chunks`) and leaves the estimator unfitted.
+    Backends, traces, Ctrl-C, sample weights: :mod:`lsl_lib`, "Using the estimators".
+    Ctrl-C waits for the running block.
 
     References
     ----------

@@ -462,9 +462,8 @@ class DualCDClassifier(ScoreClassifierMixin, BaseEstimator):
     is the hinge of the lecture (``LinearSVC`` defaults to the squared hinge). Measured
     against ``LinearSVC()`` in benchmarks/README.md, §Coordinate descent.
 
-    *Interrupting.* Ctrl-C (or Jupyter's interrupt) stops a fit at the end of the running
-    chunk of epochs (:func:`~lsl_lib._core.run_loop.run_chunks`), within about 0.1 s
-    when an epoch is shorter than that, and leaves the estimator unfitted.
+    Backends, traces, Ctrl-C, sample weights: :mod:`lsl_lib`, "Using the estimators".
+    Ctrl-C waits for the running epoch.
 
     References
     ----------

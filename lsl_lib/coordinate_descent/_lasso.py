@@ -520,9 +520,8 @@ class LassoCD(RegressorMixin, BaseEstimator):
 
     Notes
     -----
-    *Interrupting.* Ctrl-C (or Jupyter's interrupt) stops a fit at the end of the running
-    chunk of epochs (:func:`~lsl_lib._core.run_loop.run_chunks`) and leaves the estimator
-    unfitted.
+    Backends, traces, Ctrl-C, sample weights: :mod:`lsl_lib`, "Using the estimators".
+    Ctrl-C waits for the running epoch.
 
     See Also
     --------

@@ -253,11 +253,9 @@ class DoublyStochasticClassifier(ScoreClassifierMixin, _BaseDoublyStochastic):
     model). The shrink multiplies every earlier :math:`\alpha_j` (O(i B K) per step,
     negligible beside the scoring), so no running scale factor is kept.
 
-    *Interrupting.* Ctrl-C (or Jupyter's interrupt) stops a fit between two chunks of
-    steps, within about 0.1 s plus one step (:func:`~lsl_lib._core.run_loop.run_chunks`):
-    ``fit`` leaves the estimator unfitted, ``partial_fit`` leaves the model of its last
-    whole chunk of steps (``t_`` says how many). A step is the smallest chunk, and step i
-    evaluates i - 1 blocks: after some hundreds of steps the wait exceeds a second.
+    Backends, traces, Ctrl-C, sample weights: :mod:`lsl_lib`, "Using the estimators". A step is the
+    smallest chunk and step i evaluates i - 1 blocks: after some hundreds of steps Ctrl-C
+    waits more than a second (``t_`` counts the steps kept).
 
     *Sample weights* are drawn in proportion: each mini-batch takes example i with
     probability :math:`s_i/\sum_j s_j` (integer weights: exactly the mini-batches of the
@@ -331,12 +329,8 @@ class DoublyStochasticClassifier(ScoreClassifierMixin, _BaseDoublyStochastic):
         X : {array-like, sparse matrix} of shape (n_samples, n_features)
         y : array-like of shape (n_samples,)
         sample_weight : array-like of shape (n_samples,), default=None
-            Non-negative weights :math:`s_i`: the risk becomes
-            :math:`\sum_i s_i\ell_i / \sum_i s_i` and the mini-batches draw the examples in
-            proportion to :math:`s_i` (:func:`lsl_lib._core.sampling.weighted_sample_indices`).
-            Integer weights give exactly the steps of the rows repeated :math:`s_i` times
-            (zero: dropped) for the same ``n_iter``; ``gamma='scale'`` weighs the rows too.
-            Non-integer weights need ``sampling='iid'``.
+            Non-negative weights :math:`s_i`, drawn in proportion (:mod:`lsl_lib`);
+            ``gamma='scale'`` weighs the rows too.
         eval_set : tuple (X_test, y_test), optional
             Held-out data whose error is recorded in ``history_['test_error']``.
         """
@@ -500,11 +494,9 @@ class DoublyStochasticRegressor(RegressorMixin, _BaseDoublyStochastic):
     model). The shrink multiplies every earlier :math:`\alpha_j` (O(i B K) per step,
     negligible beside the scoring), so no running scale factor is kept.
 
-    *Interrupting.* Ctrl-C (or Jupyter's interrupt) stops a fit between two chunks of
-    steps, within about 0.1 s plus one step (:func:`~lsl_lib._core.run_loop.run_chunks`):
-    ``fit`` leaves the estimator unfitted, ``partial_fit`` leaves the model of its last
-    whole chunk of steps (``t_`` says how many). A step is the smallest chunk, and step i
-    evaluates i - 1 blocks: after some hundreds of steps the wait exceeds a second.
+    Backends, traces, Ctrl-C, sample weights: :mod:`lsl_lib`, "Using the estimators". A step is the
+    smallest chunk and step i evaluates i - 1 blocks: after some hundreds of steps Ctrl-C
+    waits more than a second (``t_`` counts the steps kept).
 
     *Sample weights* are drawn in proportion: each mini-batch takes example i with
     probability :math:`s_i/\sum_j s_j` (integer weights: exactly the mini-batches of the

@@ -142,9 +142,8 @@ def doubly_stochastic(X, Y, n_iter, *, loss="hinge", batch_size=32, block_size=1
         How a new block's coefficients are set (the module's docstring).
     sampling : {'iid', 'permutation', 'reshuffle'}, default='iid'
     sample_weight : ndarray of shape (n,) or None, default=None
-        Non-negative weights, not all zero: the examples of the mini-batches are drawn in
-        proportion to them (:func:`lsl_lib._core.sampling.weighted_sample_indices`), so the
-        steps estimate the gradient of the weighted risk. None: every weight 1.
+        Non-negative weights :math:`s_i`, drawn in proportion (:mod:`lsl_lib`). None:
+        every weight 1.
     record_every : int or None, default=None
         Record the trace every that many steps (and at the end).
     monitor : callable or None, default=None

@@ -152,12 +152,9 @@ class OnlineKernelClassifier(ScoreClassifierMixin, BaseEstimator):
     With more than two classes each call of :meth:`partial_fit` continues the binary
     model of every class on the same chunk.
 
-    **Interrupting.** Ctrl-C (or Jupyter's interrupt) stops a fit within about 0.1 s
-    (:func:`~lsl_lib._core.run_loop.run_chunks`). :meth:`fit` leaves the estimator
-    unfitted; :meth:`partial_fit` keeps the model of its last whole chunk of steps: the
-    examples of the call stepped through so far are learnt, the rest are not (with more
-    than two classes: the classes' models before the interrupted one have learnt the
-    whole call, those after it nothing of it).
+    Backends, traces, Ctrl-C, sample weights: :mod:`lsl_lib`, "Using the estimators". With more than
+    two classes, an interrupted :meth:`partial_fit` leaves the classes before the
+    interrupted one having learnt the whole call, those after it nothing of it.
 
     **Defaults.** ``gamma='scale'`` adapts the width to the data, as ``SVC`` does, where
     γ = 1/d assumes unit-variance features. The L1 SVM (bounded :math:`\psi`) with C = 1,

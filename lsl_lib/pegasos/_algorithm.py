@@ -304,9 +304,8 @@ def pegasos(X, y, lam, n_iter, *, n_outputs=1, loss="hinge", epsilon=0.1, batch_
         is :math:`L/\lambda` for a smooth loss (:func:`auto_step_offset`), so that no
         step is longer than :math:`1/L`.
     sample_weight : ndarray of shape (n,) or None, default=None
-        Non-negative weights :math:`s_i`, not all zero: f takes the weighted mean of the
-        losses and the examples are drawn in proportion to :math:`s_i`
-        (:func:`lsl_lib._core.sampling.weighted_sample_indices`). None: every weight 1.
+        Non-negative weights :math:`s_i`, drawn in proportion (:mod:`lsl_lib`); f takes
+        the weighted mean of the losses. None: every weight 1.
     record_every : int or None, default=None
         Record the trace every that many iterations (and at the start and the end).
     reference_objective : float or None, default=None

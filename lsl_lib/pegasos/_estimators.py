@@ -270,9 +270,7 @@ class PegasosClassifier(ScoreClassifierMixin, _BasePegasos):
     With ``eval_set=(X_test, y_test)`` passed to ``fit`` and ``record_every`` set,
     ``history_['test_error']`` follows the test error along the iterations.
 
-    *Interrupting.* Ctrl-C (or Jupyter's interrupt) stops a fit within a fraction of a second
-    (:func:`~lsl_lib._core.run_loop.run_chunks`): ``fit`` leaves the estimator unfitted,
-    ``partial_fit`` leaves the model of its last whole chunk of iterations.
+    Backends, traces, Ctrl-C, sample weights: :mod:`lsl_lib`, "Using the estimators".
 
     References
     ----------
@@ -339,12 +337,8 @@ class PegasosClassifier(ScoreClassifierMixin, _BasePegasos):
         X : {array-like, sparse matrix} of shape (n_samples, n_features)
         y : array-like of shape (n_samples,)
         sample_weight : array-like of shape (n_samples,), default=None
-            Non-negative weights :math:`s_i` (times ``class_weight``): the risk becomes
-            :math:`\frac{1}{\sum_i s_i}\sum_i s_i\ell_i` and examples are drawn in
-            proportion to :math:`s_i`
-            (:func:`lsl_lib._core.sampling.weighted_sample_indices`). Integer weights give
-            exactly the iterates of the rows repeated :math:`s_i` times (zero: dropped) for
-            the same ``n_iter``; ``n_iter=None`` and ``partial_fit`` count passes in
+            Non-negative weights :math:`s_i`, drawn in proportion (:mod:`lsl_lib`),
+            times ``class_weight``. ``n_iter=None`` and ``partial_fit`` count passes in
             rows, not in total weight.
         eval_set : tuple (X_test, y_test), optional
             Held-out data whose error is recorded in ``history_['test_error']``.
