@@ -49,6 +49,15 @@ def test_the_figure_and_panel_layers_list_their_api_only(name):
                if not value.__name__.startswith("_"))
 
 
+def test_each_figure_module_lists_its_figures_and_plotting_has_them_all():
+    import lsl_lib.plotting
+    for path in sorted((LIBRARY / "_plotting").glob("[!_]*.py")) + [LIBRARY / "_plotting/_base.py"]:
+        module = importlib.import_module(f"lsl_lib._plotting.{path.stem}")
+        defined = {name for name, value in vars(module).items() if not name.startswith("_")
+                   and inspect.isfunction(value) and value.__module__ == module.__name__}
+        assert defined <= set(module.__all__) <= set(lsl_lib.plotting.__all__), path.name
+
+
 @pytest.mark.parametrize("name", TOPICS)
 def test_every_public_definition_is_exported(name):
     module = importlib.import_module(f"lsl_lib.{name}")

@@ -3,6 +3,8 @@ import numpy as np
 from matplotlib.figure import Figure
 from matplotlib.ticker import EngFormatter, FuncFormatter, LogLocator, NullFormatter
 
+__all__ = ["AXIS_LABELS", "new_figure", "plot_convergence"]
+
 #: Labels of the trace columns (``history_``) on the axes.
 AXIS_LABELS = {
     "iteration": "iteration t",

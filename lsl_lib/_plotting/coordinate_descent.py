@@ -4,6 +4,8 @@ import numpy as np
 
 from lsl_lib._plotting._base import AXIS_LABELS, _trace_axis, new_figure
 
+__all__ = ["plot_duality_gap", "plot_suboptimality_and_gap", "plot_residuals", "plot_lasso_path"]
+
 AXIS_LABELS.update({
     "duality_gap": "duality gap P(w) − D(α)",
     "dual_objective": "dual objective D(α)",

@@ -6,6 +6,11 @@ from matplotlib.ticker import NullFormatter
 
 from lsl_lib._plotting._base import _mean_and_band, _percent_curves, _readable_log_ticks, new_figure
 
+__all__ = [
+    "plot_activations", "plot_solver_times", "plot_elm_fit", "plot_break_points",
+    "plot_accuracy_against_width",
+]
+
 
 def _log_axis_ticks(axis, values):
     """Plain-number ticks (0.05, 0.1, 0.2) on a log axis spanning less than three decades;

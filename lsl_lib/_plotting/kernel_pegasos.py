@@ -15,6 +15,11 @@ from lsl_lib._plotting._base import (
 )
 from lsl_lib._plotting.pegasos import plot_decision_boundary
 
+__all__ = [
+    "plot_kernels", "plot_feature_count", "plot_cache_effect", "plot_suboptimality",
+    "plot_violation_counts", "plot_kernel_pegasos",
+]
+
 AXIS_LABELS.update({
     "n_support": "support size m (examples with α > 0)",
     "kernel_evaluations": "kernel evaluations (cumulative)",

@@ -14,6 +14,11 @@ from lsl_lib._plotting._base import (
 )
 from lsl_lib._plotting.pegasos import plot_decision_boundary
 
+__all__ = [
+    "plot_margin_losses", "plot_support", "plot_coefficients", "plot_online_kernel",
+    "plot_online_convergence",
+]
+
 AXIS_LABELS.update({
     "rkhs_objective": "J(α) = ½ αᵀKα + C Σᵢ ℓ(zᵢ)",
     "train_error": "training error",

@@ -10,6 +10,8 @@ from lsl_lib._plotting._base import (
     plot_convergence,
 )
 
+__all__ = ["plot_convergence_bound", "plot_theorems_and_practice"]
+
 AXIS_LABELS.update({
     "effective_passes": "effective passes (gradient evaluations / n)",
     "grad_norm2": "squared gradient norm ‖∇f(w)‖²",

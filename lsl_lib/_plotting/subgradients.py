@@ -5,6 +5,11 @@ from matplotlib.figure import Figure
 
 from lsl_lib._plotting._base import new_figure
 
+__all__ = [
+    "plot_subdifferentials", "plot_losses", "plot_subgradient", "plot_step_sizes",
+    "plot_subgradient_descent",
+]
+
 _KINK_PROBE = 1e-7  # half-width of the window in which one-sided slopes are read
 
 
