@@ -100,7 +100,7 @@ from lsl_lib._core.validation import (
 
 __all__ = ["ExtremeLearningMachineRegressor", "ExtremeLearningMachineClassifier",
            "draw_hidden_parameters", "hidden_layer", "output_weights", "output_weights_svd",
-           "is_rbf", "ACTIVATIONS", "ADDITIVE_ACTIVATIONS", "RBF_ACTIVATIONS", "SOLVERS"]
+           "is_rbf", "ACTIVATIONS"]
 
 
 def __dir__():
@@ -119,7 +119,7 @@ def _sigmoid(Z):
 
 
 #: The additive activations g, applied in place to the pre-activations :math:`XA + b`.
-ADDITIVE_ACTIVATIONS = {
+_ADDITIVE_ACTIVATIONS = {
     "sigmoid": _sigmoid,
     "tanh": lambda Z: np.tanh(Z, out=Z),
     "hardlim": lambda Z: np.greater_equal(Z, 0.0).astype(np.float64),
@@ -128,19 +128,19 @@ ADDITIVE_ACTIVATIONS = {
 }
 
 #: The RBF activations, of the squared distances :math:`\|x - a\|^2` and the impact factors b.
-RBF_ACTIVATIONS = {
+_RBF_ACTIVATIONS = {
     "gaussian": lambda D2, b: np.exp(np.multiply(D2, -b, out=D2), out=D2),
     "multiquadric": lambda D2, b: np.sqrt(np.add(D2, b * b, out=D2), out=D2),
 }
 
-ACTIVATIONS = tuple(ADDITIVE_ACTIVATIONS) + tuple(RBF_ACTIVATIONS)
+ACTIVATIONS = tuple(_ADDITIVE_ACTIVATIONS) + tuple(_RBF_ACTIVATIONS)
 
-SOLVERS = ("auto", "primal", "dual", "svd")
+_SOLVERS = ("auto", "primal", "dual", "svd")
 
 
 def is_rbf(activation):
     """True for the activations whose nodes are RBF nodes (a centre, an impact factor)."""
-    return isinstance(activation, str) and activation in RBF_ACTIVATIONS
+    return isinstance(activation, str) and activation in _RBF_ACTIVATIONS
 
 
 def draw_hidden_parameters(X, n_hidden, activation, weight_scale, rng):
@@ -251,7 +251,7 @@ def hidden_layer(X, weights, biases, activation="sigmoid"):
             Z += squared_row_norms(X)[:, None]
             Z += np.einsum("ij,ij->j", weights, weights)
             np.maximum(Z, 0.0, out=Z)
-            H = RBF_ACTIVATIONS[activation](Z, biases)
+            H = _RBF_ACTIVATIONS[activation](Z, biases)
         else:
             Z += biases
             if callable(activation):
@@ -260,7 +260,7 @@ def hidden_layer(X, weights, biases, activation="sigmoid"):
                     raise ValueError(f"The activation callable must return an array of the "
                                      f"shape of its input, {Z.shape}, got {H.shape}.")
             else:
-                H = ADDITIVE_ACTIVATIONS[activation](Z)
+                H = _ADDITIVE_ACTIVATIONS[activation](Z)
     if not np.all(np.isfinite(H)):
         bad = int(H.size - np.count_nonzero(np.isfinite(H)))
         if callable(activation):
@@ -391,7 +391,7 @@ class _BaseELM(BaseEstimator):
         "activation": [StrOptions(set(ACTIVATIONS)), callable],
         "C": [Interval(Real, 0, None, closed="right")],  # (0, inf]: inf is no ridge
         "weight_scale": [Interval(Real, 0, None, closed="neither")],
-        "solver": [StrOptions(set(SOLVERS))],
+        "solver": [StrOptions(set(_SOLVERS))],
         "random_state": ITERATIVE_CONSTRAINTS["random_state"],
     }
 
@@ -545,7 +545,7 @@ class ExtremeLearningMachineRegressor(RegressorMixin, _BaseELM):
         return self._fit_targets(X, np.asarray(y, dtype=np.float64), sample_weight)
 
     def predict(self, X):
-        """:math:`h(x)^\\top\\beta`, shape (n_samples,) or (n_samples, n_targets)."""
+        r""":math:`h(x)^\top\beta`, shape (n_samples,) or (n_samples, n_targets)."""
         return self._decision(X)
 
     def __sklearn_tags__(self):
@@ -664,6 +664,6 @@ class ExtremeLearningMachineClassifier(ScoreClassifierMixin, _BaseELM):
         return False  # one output per class, solved together
 
     def _decision_scores(self, X):
-        """:math:`h(x)^\\top\\beta`: shape (n_samples,) for two classes (positive means
+        r""":math:`h(x)^\top\beta`: shape (n_samples,) for two classes (positive means
         ``classes_[1]``), else (n_samples, n_classes)."""
         return self._decision(X)

@@ -60,8 +60,7 @@ from sklearn.base import (
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from lsl_lib._core.backend import jit, resolve_backend
-from lsl_lib._core.features import (FEATURE_MAP_CONSTRAINTS, check_block_features,
-                                   n_frequencies)
+from lsl_lib._core.features import FEATURE_MAP_CONSTRAINTS, check_block_features, n_frequencies
 from lsl_lib._core.hadamard import DTYPES, fwht, fwht_numpy, fwht_row_numba, next_power_of_two
 from lsl_lib._core.linalg import BLOCK_ELEMENTS
 from lsl_lib._core.random import check_random_state

@@ -489,8 +489,7 @@ class KernelPegasosClassifier(ScoreClassifierMixin, BaseEstimator):
     support of fixed size, and :class:`~lsl_lib.nystroem.Nystroem` or random Fourier
     features followed by a linear SVM cost O(D) per example.
 
-    **Interrupting.** Ctrl-C (or Jupyter's interrupt) stops a fit within about 0.1 s
-    (:func:`~lsl_lib._core.run_loop.run_chunks`) and leaves the estimator unfitted.
+    Backends, traces, Ctrl-C, sample weights: :mod:`lsl_lib`, "Using the estimators".
 
     References
     ----------

@@ -92,16 +92,16 @@ def check_kernel_params(kernel, gamma=None, degree=3, coef0=1.0, n_features=None
     return KERNELS.index(kernel), float(gamma), int(degree), float(coef0)
 
 
-def _block(A, B, code, gamma, degree, coef0):
+def _block(A, B, kernel_code, gamma, degree, coef0):
     """The kernel between the rows of two blocks (dense float64, or CSR for the
     inner-product kernels), finished in place in the one (rows, m) array of products."""
-    if code in (LINEAR, POLYNOMIAL, GAUSSIAN):
+    if kernel_code in (LINEAR, POLYNOMIAL, GAUSSIAN):
         G = A @ B.T
         G = G.toarray() if sp.issparse(G) else np.asarray(G, dtype=np.float64)
-        if code == POLYNOMIAL:
+        if kernel_code == POLYNOMIAL:
             G += coef0
             G **= degree
-        elif code == GAUSSIAN:  # ||a - b||^2 = ||a||^2 + ||b||^2 - 2 a.b, rounded at >= 0
+        elif kernel_code == GAUSSIAN:  # ||a - b||^2 = ||a||^2 + ||b||^2 - 2 a.b, rounded at >= 0
             G *= -2.0
             G += squared_row_norms(A)[:, None]
             G += squared_row_norms(B)[None, :]
@@ -110,7 +110,7 @@ def _block(A, B, code, gamma, degree, coef0):
             np.exp(G, out=G)
         return G
     diff = A[:, None, :] - B[None, :, :]
-    if code == LAPLACIAN:
+    if kernel_code == LAPLACIAN:
         return np.exp(-gamma * np.abs(diff).sum(axis=2))
     return np.exp(-np.log1p(gamma * diff * diff).sum(axis=2))  # CAUCHY: a product of d factors
 

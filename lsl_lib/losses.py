@@ -43,8 +43,15 @@ vector machines. JMLR 2, 2001.
 import numpy as np
 from scipy.special import expit, logsumexp, softmax
 
-from lsl_lib._core.loss_derivatives import (EPSILON_INSENSITIVE, HINGE, LOG, MULTICLASS_HINGE,
-                                            SMOOTHED_HINGE, SOFTMAX, SQUARED)
+from lsl_lib._core.loss_derivatives import (
+    EPSILON_INSENSITIVE,
+    HINGE,
+    LOG,
+    MULTICLASS_HINGE,
+    SMOOTHED_HINGE,
+    SOFTMAX,
+    SQUARED,
+)
 
 __all__ = ["Loss", "Hinge", "Log", "SmoothedHinge", "Squared", "EpsilonInsensitive",
            "MulticlassHinge", "Softmax", "LOSSES", "get_loss", "loss_table", "primal_objective",

@@ -79,7 +79,7 @@ from lsl_lib._core.random import check_random_state
 from lsl_lib._core.validation import ITERATIVE_CONSTRAINTS, KERNEL_CONSTRAINTS
 from lsl_lib.kernels import check_kernel_params, kernel_matrix
 
-__all__ = ["Nystroem", "inverse_square_root", "SAMPLINGS"]
+__all__ = ["Nystroem", "inverse_square_root"]
 
 
 def __dir__():
@@ -87,7 +87,7 @@ def __dir__():
 
 
 #: How :class:`Nystroem` draws its landmarks.
-SAMPLINGS = ("uniform", "leverage")
+_SAMPLINGS = ("uniform", "leverage")
 
 
 def _kernel_diagonal(X, kernel, degree, coef0):
@@ -156,8 +156,8 @@ def _ridge_leverage_scores(X, sketch, kernel, gamma, degree, coef0):
 
 
 def _weighted_sample_without_replacement(weights, size, rng):
-    """Efraimidis-Spirakis: the ``size`` smallest keys :math:`E_i / w_i`, :math:`E_i \\sim
-    \\mathrm{Exp}(1)`. Same law as drawing one index at a time with probability
+    r"""Efraimidis-Spirakis: the ``size`` smallest keys :math:`E_i / w_i`, :math:`E_i \sim
+    \mathrm{Exp}(1)`. Same law as drawing one index at a time with probability
     proportional to w among those left; indices of weight 0 come last, in random order."""
     E = rng.standard_exponential(weights.shape[0])
     with np.errstate(divide="ignore"):
@@ -305,7 +305,7 @@ class Nystroem(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator)
     _parameter_constraints = {
         "n_components": [Interval(Integral, 1, None, closed="left")],
         **KERNEL_CONSTRAINTS,
-        "sampling": [StrOptions(set(SAMPLINGS))],
+        "sampling": [StrOptions(set(_SAMPLINGS))],
         "random_state": ITERATIVE_CONSTRAINTS["random_state"],
     }
 

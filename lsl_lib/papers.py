@@ -48,10 +48,9 @@ import csv
 from pathlib import Path
 
 __all__ = ["RAHIMI_RECHT", "PEGASOS_LINEAR", "PEGASOS_KERNEL", "BUDGETED", "PAPER_ERRORS",
-           "PAPER_SOURCES", "NOTES", "NOTES_COMPLEXITY", "COMPLEXITY_SOURCE", "COMPLEXITY",
-           "COMPLEXITY_SYMBOLS", "latex_to_text", "NOTES_RESULTS_COLUMNS", "NOTES_RESULTS",
-           "RESULTS_SOURCE", "RESULTS_FOOTNOTES", "PAPER_PROTOCOL", "NOTES_NAMES",
-           "PAPER_RESULTS", "BUDGETED_RESULTS_FILE", "BUDGETED_RESULTS_FIELDS",
+           "PAPER_SOURCES", "NOTES_COMPLEXITY", "COMPLEXITY", "COMPLEXITY_SYMBOLS", "latex_to_text",
+           "NOTES_RESULTS_COLUMNS", "NOTES_RESULTS", "RESULTS_SOURCE", "RESULTS_FOOTNOTES",
+           "PAPER_PROTOCOL", "PAPER_RESULTS", "BUDGETED_RESULTS_FILE", "BUDGETED_RESULTS_FIELDS",
            "read_budgeted_results"]
 
 
@@ -84,7 +83,7 @@ PAPER_SOURCES = {"adult_rff": RAHIMI_RECHT, "cpu_rff": RAHIMI_RECHT, "forest_rff
 # --- BudgetedSVM: the notes' complexity and results tables ------------------------------------
 
 #: Where the two tables below come from: the lecture notes, quoted exactly.
-NOTES = ("notes 000 (F. Minhas, Large Scale Learning), the slide 'Further Developments: "
+_NOTES = ("notes 000 (F. Minhas, Large Scale Learning), the slide 'Further Developments: "
          "Nonlinear SVM Approximations' (BudgetedSVM, Djuric et al. 2013)")
 
 #: The notes' complexity table, each cell the notes' LaTeX verbatim: method -> (training
@@ -101,7 +100,7 @@ NOTES_COMPLEXITY = {
     "RBF-SVM": (r"$O(I \cdot N \cdot C \cdot S)$", r"$O(N \cdot C \cdot S)$",
                 r"$O(N \cdot C \cdot S)$"),
 }
-COMPLEXITY_SOURCE = ("the notes' complexity table (" + NOTES + "); it is Table 1 of N. Djuric, "
+_COMPLEXITY_SOURCE = ("the notes' complexity table (" + _NOTES + "); it is Table 1 of N. Djuric, "
                      "L. Lan, S. Vucetic, Z. Wang, BudgetedSVM: a toolbox for scalable SVM "
                      "approximations, JMLR 14, 2013, 3813-3817 (the same entries)")
 
@@ -127,8 +126,8 @@ COMPLEXITY_SYMBOLS = {
 
 
 def latex_to_text(latex):
-    """A cell of :data:`NOTES_COMPLEXITY` as plain text: the notes' LaTeX with ``$`` dropped,
-    ``\\cdot`` as ·, ``^2`` as ², nothing else changed.
+    r"""A cell of :data:`NOTES_COMPLEXITY` as plain text: the notes' LaTeX with ``$`` dropped,
+    ``\cdot`` as ·, ``^2`` as ², nothing else changed.
 
     Examples
     --------
@@ -186,7 +185,7 @@ PAPER_PROTOCOL = ("λ (AMM, Pegasos) by cross-validation over 1e-2 ... 1e-7; 5 r
                   "online AMM: 1 pass; pruning k = 10 000, c = 10")
 
 #: The notes' name of each data set lsl measures (the shared a9a and ijcnn1).
-NOTES_NAMES = {"a9a": "a9a", "ijcnn1": "ijcnn"}
+_NOTES_NAMES = {"a9a": "a9a", "ijcnn1": "ijcnn"}
 
 
 def _number(text):
@@ -204,8 +203,8 @@ PAPER_RESULTS = {
     (name, column): dict(
         error=_number(errors[k])[0], sd=_number(errors[k])[1],
         seconds=_number(times[k])[0], text=errors[k], time_text=times[k],
-        source=f"{NOTES} = {RESULTS_SOURCE}")
-    for name, notes_name in NOTES_NAMES.items()
+        source=f"{_NOTES} = {RESULTS_SOURCE}")
+    for name, notes_name in _NOTES_NAMES.items()
     for errors, times in [NOTES_RESULTS[notes_name]]
     for k, column in enumerate(NOTES_RESULTS_COLUMNS)
 }

@@ -106,8 +106,12 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from lsl_lib._core.backend import jit, resolve_backend
 from lsl_lib._core.features import FEATURE_MAP_CONSTRAINTS
-from lsl_lib._core.random import (SPLITMIX_GOLDEN, check_random_state, splitmix64_numba,
-                                  splitmix64_numpy)
+from lsl_lib._core.random import (
+    SPLITMIX_GOLDEN,
+    check_random_state,
+    splitmix64_numba,
+    splitmix64_numpy,
+)
 from lsl_lib._core.validation import (
     ITERATIVE_CONSTRAINTS,
     KERNEL_CONSTRAINTS,

@@ -64,20 +64,33 @@ from numbers import Integral
 import numpy as np
 import scipy.sparse as sp
 from scipy.special import hyp1f1
-from sklearn.base import (BaseEstimator, ClassNamePrefixFeaturesOutMixin, TransformerMixin,
-                          _fit_context)
+from sklearn.base import (
+    BaseEstimator,
+    ClassNamePrefixFeaturesOutMixin,
+    TransformerMixin,
+    _fit_context,
+)
 from sklearn.exceptions import NotFittedError
 from sklearn.utils._param_validation import StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from lsl_lib._core.backend import jit, resolve_backend
-from lsl_lib._core.features import (FEATURE_MAP_CONSTRAINTS, FEATURE_VARIANTS, block_sizes,
-                                   check_block_features, n_frequencies)
+from lsl_lib._core.features import (
+    FEATURE_MAP_CONSTRAINTS,
+    FEATURE_VARIANTS,
+    block_sizes,
+    check_block_features,
+    n_frequencies,
+)
 from lsl_lib._core.hadamard import fwht, next_power_of_two
 from lsl_lib._core.random import check_random_state
 from lsl_lib._core.trig import cos_scaled_numba, cos_sin_scaled_numba
-from lsl_lib._core.validation import (ITERATIVE_CONSTRAINTS, KERNEL_CONSTRAINTS,
-                                     feature_map_dtype, memory_named)
+from lsl_lib._core.validation import (
+    ITERATIVE_CONSTRAINTS,
+    KERNEL_CONSTRAINTS,
+    feature_map_dtype,
+    memory_named,
+)
 from lsl_lib.kernels import check_kernel_params, kernel_matrix
 
 __all__ = ["RandomFourierFeatures", "OrthogonalRandomFeatures", "draw_frequencies",

@@ -16,6 +16,9 @@ redraws when released, not at every pixel of the drag.
 import ipywidgets as widgets
 from IPython.display import display
 
+__all__ = ["Panel", "panel", "lam_slider", "batch_size_slider", "width_slider", "choice",
+           "sampling_dropdown", "toggle", "int_slider", "float_slider"]
+
 _LAYOUT = dict(style={"description_width": "initial"}, layout=widgets.Layout(width="auto"))
 
 
@@ -108,3 +111,7 @@ def float_slider(value, min, max, step, description="", readout_format=".2f"):
     """A real-valued slider (a point x, a margin, ...)."""
     return widgets.FloatSlider(value=value, min=min, max=max, step=step, description=description,
                                readout_format=readout_format, continuous_update=False, **_LAYOUT)
+
+
+def __dir__():
+    return __all__

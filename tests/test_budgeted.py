@@ -28,12 +28,11 @@ import lsl_lib.budgeted._bsgd as bsgd_module
 import lsl_lib.budgeted._llsvm as llsvm_module
 from lsl_lib._core.backend import resolve_backend
 from lsl_lib._core.classifier import ScoreClassifierMixin
-from lsl_lib.budgeted import (AMM_MODES, GOLDEN_ITERATIONS, MAINTENANCES,
-                              AdaptiveMultiHyperplaneClassifier,
+from lsl_lib.budgeted import (AdaptiveMultiHyperplaneClassifier,
                               BudgetedKernelSGDClassifier, BudgetedSGDState,
                               LowRankLinearizedSVC, amm, amm_assignments, amm_numpy_chunk,
                               amm_objective, bsgd, bsgd_objective, count_kernel_evaluations,
-                              golden_section_numpy, merge_objective, merge_position_numpy,
+                              golden_section_numpy, merge_objective_numpy, merge_position_numpy,
                               merging_numpy, projection_numpy, prune_hyperplanes, removal_numpy,
                               support_and_coefficients)
 from lsl_lib.budgeted._maintenance import (_golden_section_numba, _merge_position_numba,
@@ -43,6 +42,8 @@ from lsl_lib.datasets import concentric_circles, load_digits
 from lsl_lib.kernel_pegasos import KernelPegasosClassifier, kernel_pegasos, optimal_objective
 from lsl_lib.kernels import check_kernel_params, kernel_matrix
 from lsl_lib.pegasos import PegasosClassifier
+from lsl_lib.budgeted._amm import _AMM_MODES
+from lsl_lib.budgeted._maintenance import _GOLDEN_ITERATIONS, _MAINTENANCES
 from estimator_support import with_nan
 
 
@@ -59,7 +60,7 @@ def _three_classes(n=240, seed=0):
     return centres[labels] + rng.normal(scale=0.8, size=(n, 2)), labels
 
 
-@pytest.mark.parametrize("maintenance", MAINTENANCES)
+@pytest.mark.parametrize("maintenance", _MAINTENANCES)
 @pytest.mark.parametrize("sampling", ["iid", "reshuffle"])
 def test_without_maintenance_bsgd_is_kernel_pegasos(maintenance, sampling):
     """B >= the number of violators: no maintenance runs and, on the same indices, the
@@ -116,10 +117,10 @@ def test_golden_section_merge_against_a_grid(norm_m, norm_n, cross, k_mn):
     log_k = np.log(k_mn)
     h = merge_position_numpy(norm_m, norm_n, cross, log_k)
     grid = np.linspace(-5.0, 6.0, 1_100_001)
-    values = merge_objective(grid, norm_m, norm_n, cross, log_k)
+    values = merge_objective_numpy(grid, norm_m, norm_n, cross, log_k)
     best = values.max()
-    assert merge_objective(h, norm_m, norm_n, cross, log_k) >= best - 1e-9 * best
-    width = 5.0 * (2 / (1 + 5 ** 0.5)) ** GOLDEN_ITERATIONS
+    assert merge_objective_numpy(h, norm_m, norm_n, cross, log_k) >= best - 1e-9 * best
+    width = 5.0 * (2 / (1 + 5 ** 0.5)) ** _GOLDEN_ITERATIONS
     maximisers = grid[values >= best - 1e-9 * best]  # two of them when m and n are alike
     assert np.abs(h - maximisers).min() < width + 1e-5
     resolve_backend("numba")  # without numba: reported as skipped here (see conftest.py)
@@ -160,7 +161,7 @@ def _copy(state):
     return new
 
 
-@pytest.mark.parametrize("maintenance", MAINTENANCES)
+@pytest.mark.parametrize("maintenance", _MAINTENANCES)
 @pytest.mark.parametrize("n_columns", [1, 3])
 def test_each_maintenance_reports_its_exact_weight_degradation(maintenance, n_columns):
     """||Delta||^2 returned = ||w_before - w_after||^2 computed from the full kernel matrix;
@@ -188,7 +189,7 @@ def test_each_maintenance_reports_its_exact_weight_degradation(maintenance, n_co
         for n in range(12):  # every partner at its grid-best h
             if n != p:
                 d2 = ((before.sv[p] - before.sv[n]) ** 2).sum()
-                f = merge_objective(np.linspace(-5, 6, 110_001), before.A[p] @ before.A[p],
+                f = merge_objective_numpy(np.linspace(-5, 6, 110_001), before.A[p] @ before.A[p],
                                     before.A[n] @ before.A[n], before.A[p] @ before.A[n],
                                     -gamma * d2)
                 alternatives.append(before.A[p] @ before.A[p] + before.A[n] @ before.A[n]
@@ -270,8 +271,8 @@ def test_merge_position_and_its_compiled_twin_agree():
     for j in range(n):
         h_j = merge_position_numpy(1.0, norm_n[j], cross[j], log_k[j])
         assert h[j] == pytest.approx(h_j, abs=1e-12)
-        assert best[j] == pytest.approx(merge_objective(h_j, 1.0, norm_n[j], cross[j], log_k[j]),
-                                        rel=1e-12)
+        assert best[j] == pytest.approx(
+            merge_objective_numpy(h_j, 1.0, norm_n[j], cross[j], log_k[j]), rel=1e-12)
 
 
 def _sparse_problem(n=200, d=30, seed=0):
@@ -280,7 +281,7 @@ def _sparse_problem(n=200, d=30, seed=0):
     return A, np.where(A @ w > np.median(A @ w), 1.0, -1.0)
 
 
-@pytest.mark.parametrize("maintenance", MAINTENANCES)
+@pytest.mark.parametrize("maintenance", _MAINTENANCES)
 @pytest.mark.parametrize("problem", ["binary", "multiclass", "sparse"])
 def test_numba_and_numpy_agree(maintenance, problem):
     """Same indices, same iterates: support, coefficients and the trace to 1e-10 (CSR rows
@@ -337,7 +338,7 @@ def test_merging_degrades_least_and_learns_most():
     X_test, y_test = concentric_circles(1000, noise=0.15, random_state=1)
     fits = {m: BudgetedKernelSGDClassifier(lam=1e-3, gamma=1.0, budget=10, maintenance=m,
                                            random_state=0).fit(X_circ, y_circ)
-            for m in MAINTENANCES}
+            for m in _MAINTENANCES}
     degradation = {m: fit.degradation_ / fit.n_maintenance_ for m, fit in fits.items()}
     assert degradation["merging"] < degradation["projection"] < degradation["removal"]
     scores = {m: fit.score(X_test, y_test) for m, fit in fits.items()}
@@ -345,7 +346,7 @@ def test_merging_degrades_least_and_learns_most():
 
 
 @pytest.mark.parametrize("backend", ["numpy", "numba"])
-@pytest.mark.parametrize("maintenance", MAINTENANCES)
+@pytest.mark.parametrize("maintenance", _MAINTENANCES)
 def test_gradient_error_is_each_maintenance_change_over_its_step_size(backend, maintenance):
     """Wang et al.'s E_t = Delta_t / eta_t, eta_t = 1/(lam t): recorded at every iteration,
     each increment of the cumulative gradient error is lam t ||Delta_t||, where ||Delta_t||^2
@@ -371,7 +372,7 @@ def test_removal_deletes_one_violation_so_every_gradient_error_is_one():
     with equality); projection and merging err far less."""
     fits = {m: BudgetedKernelSGDClassifier(lam=1e-3, gamma=1.0, budget=10, maintenance=m,
                                            n_iter=3000, random_state=0).fit(X_circ, y_circ)
-            for m in MAINTENANCES}
+            for m in _MAINTENANCES}
     removal = fits["removal"]
     assert removal.gradient_error_ * 3000 == pytest.approx(removal.n_maintenance_, rel=1e-12)
     assert fits["merging"].gradient_error_ < 0.2 * removal.gradient_error_
@@ -379,7 +380,7 @@ def test_removal_deletes_one_violation_so_every_gradient_error_is_one():
 
 
 @pytest.mark.parametrize("backend", ["numpy", "numba"])
-@pytest.mark.parametrize("maintenance", MAINTENANCES)
+@pytest.mark.parametrize("maintenance", _MAINTENANCES)
 def test_kernel_evaluations_are_counted_as_the_algorithm_does_them(backend, maintenance):
     """m values per iteration (m the support before the example joins) plus each
     maintenance's count_kernel_evaluations(B + 1); without maintenance it is kernel
@@ -388,7 +389,7 @@ def test_kernel_evaluations_are_counted_as_the_algorithm_does_them(backend, main
     clf = BudgetedKernelSGDClassifier(lam=1e-3, gamma=1.0, budget=B, maintenance=maintenance,
                                       n_iter=T, record_every=1, backend=backend,
                                       random_state=1).fit(X_circ, y_circ)
-    per_maintenance = count_kernel_evaluations(MAINTENANCES.index(maintenance), B + 1)
+    per_maintenance = count_kernel_evaluations(_MAINTENANCES.index(maintenance), B + 1)
     assert per_maintenance == {"removal": 1, "projection": 9 * 10 // 2 + 10,
                                "merging": 10}[maintenance]
     steps = clf.history_["n_support"][:-1].sum()  # the support at the start of each iteration
@@ -850,7 +851,7 @@ def test_llsvm_scikit_learn_contract(estimator, check):
 # ---- the one run loop, the one classifier face, sample weights, budgets ----
 
 @pytest.mark.parametrize("backend", ["numpy", "numba"])
-@pytest.mark.parametrize("maintenance", MAINTENANCES)
+@pytest.mark.parametrize("maintenance", _MAINTENANCES)
 @pytest.mark.parametrize("multiclass", [False, True])
 def test_bsgd_iterates_do_not_depend_on_where_the_chunks_end(backend, maintenance, multiclass,
                                                              monkeypatch):
@@ -871,7 +872,7 @@ def test_bsgd_iterates_do_not_depend_on_where_the_chunks_end(backend, maintenanc
 
 
 @pytest.mark.parametrize("backend", ["numpy", "numba"])
-@pytest.mark.parametrize("mode", AMM_MODES)
+@pytest.mark.parametrize("mode", _AMM_MODES)
 def test_amm_iterates_do_not_depend_on_where_the_chunks_end(backend, mode, monkeypatch):
     """One iteration a chunk, with a trace every 13, against the default chunks: the same
     bits. The compiled path carries W = a V across chunks; pruning (every 97 iterations)
@@ -968,7 +969,7 @@ def test_a_budget_above_n_is_lowered_to_n_with_a_warning():
 # --- sample weights ---
 
 @pytest.mark.parametrize("backend", ["numpy", "numba"])
-@pytest.mark.parametrize("maintenance", MAINTENANCES)
+@pytest.mark.parametrize("maintenance", _MAINTENANCES)
 def test_bsgd_zero_weights_are_removed_rows(backend, maintenance):
     """The draws map positions of the kept rows back to their rows, and the default lam,
     n_iter and gamma='scale' count the kept rows: with maintenance too, the same bits."""
@@ -1013,7 +1014,7 @@ def test_bsgd_integer_weights_are_repeated_rows_until_maintenance(sampling, mult
 
 
 @pytest.mark.parametrize("backend", ["numpy", "numba"])
-@pytest.mark.parametrize("mode", AMM_MODES)
+@pytest.mark.parametrize("mode", _AMM_MODES)
 def test_amm_zero_weights_are_removed_rows(backend, mode):
     """An epoch is the rows of positive weight, the draws are the kept data's, and pruning
     and the batch assignments fall on the same iterations: the same bits."""

@@ -15,13 +15,14 @@ from sklearn.utils.class_weight import compute_class_weight
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from lsl_lib._core.backend import resolve_backend
-from lsl_lib.coordinate_descent import (RESHUFFLE, BlockCDKernelRidge, DualCDClassifier, LassoCD,
+from lsl_lib.coordinate_descent import (BlockCDKernelRidge, DualCDClassifier, LassoCD,
                                         _block_kernel_ridge, _dual_cd, _lasso,
                                         block_cd_kernel_ridge, dual_cd, dual_cd_numpy_epochs,
                                         gap_safe_screen, lasso_cd, lasso_duality_gap, lasso_path,
                                         svm_objectives)
 from lsl_lib.datasets import two_gaussian_blobs
 from lsl_lib.kernels import KernelRidge, kernel_matrix
+from lsl_lib.coordinate_descent._dual_cd import _RESHUFFLE
 from estimator_support import with_inf, with_nan
 
 
@@ -168,7 +169,7 @@ def test_dual_cd_epoch_is_a_fisher_yates_permutation():
     no_index = np.empty(0, dtype=np.uint32)
     state = (alpha, w, index, 50, np.inf, -np.inf, uniforms)
     out = _dual_cd._dual_cd_numba_epochs(X.ravel(), no_index, no_index, 0.0, y, QD, np.ones(50),
-                                         np.zeros(50), *state, 0, 1, 0.0, False, RESHUFFLE, False)
+                                         np.zeros(50), *state, 0, 1, 0.0, False, _RESHUFFLE, False)
     np.testing.assert_array_equal(index, expected)
     assert out[0] == 1 and out[1] == 50 and out[6] == 50  # one epoch, 50 visits, 50 used
     alpha_ref, w_ref = np.zeros(50), np.zeros(11)
@@ -177,7 +178,7 @@ def test_dual_cd_epoch_is_a_fisher_yates_permutation():
     np.testing.assert_allclose(alpha_ref, alpha, rtol=1e-12, atol=1e-15)
     np.testing.assert_allclose(w_ref, w, rtol=1e-12, atol=1e-15)
     out = _dual_cd._dual_cd_numba_epochs(X.ravel(), no_index, no_index, 0.0, y, QD, np.ones(50),
-                                         np.zeros(50), *state, 60, 1, 0.0, False, RESHUFFLE,
+                                         np.zeros(50), *state, 60, 1, 0.0, False, _RESHUFFLE,
                                          False)
     assert out[0] == 0  # not enough uniforms left for a whole epoch: hand back to the driver
 

@@ -604,7 +604,7 @@ def libsvm_site(tmp_path, monkeypatch):
         ("127.0.0.1", 0), functools.partial(Handler, directory=str(root)))
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
-    monkeypatch.setattr(_download, "LIBSVM_URL", f"http://127.0.0.1:{server.server_port}/")
+    monkeypatch.setattr(_download, "_LIBSVM_URL", f"http://127.0.0.1:{server.server_port}/")
     monkeypatch.setenv("LSL_SHARED_DATA", str(tmp_path / "no_shared_data"))
     yield root, served
     server.shutdown()
@@ -651,7 +651,7 @@ def test_fetch_libsvm_malformed_download_names_the_line(libsvm_site, tmp_path):
 
 
 def test_fetch_libsvm_offline_says_what_to_do(tmp_path, monkeypatch):
-    monkeypatch.setattr(_download, "LIBSVM_URL", _closed_port_url())
+    monkeypatch.setattr(_download, "_LIBSVM_URL", _closed_port_url())
     monkeypatch.setenv("LSL_SHARED_DATA", str(tmp_path / "no_shared_data"))
     home = tmp_path / "home"
     with pytest.raises(ConnectionError, match="could not download 'ijcnn1'") as info:
@@ -674,7 +674,7 @@ def test_fetch_libsvm_offline_says_what_to_do(tmp_path, monkeypatch):
 
 
 def test_fetch_libsvm_offline_sample_of_a9a(tmp_path, monkeypatch):
-    monkeypatch.setattr(_download, "LIBSVM_URL", _closed_port_url())
+    monkeypatch.setattr(_download, "_LIBSVM_URL", _closed_port_url())
     monkeypatch.setenv("LSL_SHARED_DATA", str(tmp_path / "no_shared_data"))
     for split, n in [("train", 2000), ("test", 1000)]:
         with pytest.warns(UserWarning, match="sample of 'a9a'"):
@@ -690,7 +690,7 @@ def test_fetch_libsvm_prefers_the_shared_folder(tmp_path, monkeypatch):
     with bz2.open(shared / "cod-rna.bz2", "wt") as f:
         f.write("1 1:0.5\n-1 8:2\n")
     monkeypatch.setenv("LSL_SHARED_DATA", str(shared))
-    monkeypatch.setattr(_download, "LIBSVM_URL", _closed_port_url())
+    monkeypatch.setattr(_download, "_LIBSVM_URL", _closed_port_url())
     X, y = fetch_libsvm("cod-rna", data_home=tmp_path / "home")
     assert X.shape == (2, 8)
     assert_array_equal(y, [1.0, -1.0])

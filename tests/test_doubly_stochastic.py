@@ -12,18 +12,19 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 from lsl_lib._core.random import (SPLITMIX_GOLDEN, check_random_state, counter_uniforms_numpy,
                                   splitmix64_numba, splitmix64_numpy)
 from lsl_lib._core.sampling import sample_indices
-from lsl_lib.datasets import (concentric_circles, fetch_cpu_act, load_digits, load_shared)
-from lsl_lib.doubly_stochastic import (NEWTON_JITTER, DoublyStochasticClassifier,
+from lsl_lib.datasets import concentric_circles, fetch_cpu_act, load_digits, load_shared
+from lsl_lib.doubly_stochastic import (DoublyStochasticClassifier,
                                        DoublyStochasticRegressor, FrequencyCache,
-                                       block_features, block_frequencies, curvature_weights,
-                                       doubly_stochastic, model_nbytes, newton_block,
-                                       predict_blocks)
+                                       block_features, block_frequencies_numpy,
+                                       curvature_weights_numpy, doubly_stochastic, model_nbytes,
+                                       newton_block_numpy, predict_blocks)
 from lsl_lib.doubly_stochastic._compiled import (_block_frequencies_numba,
                                                  _newton_block_numba)
 from lsl_lib._core.kernel_loops import KERNELS
 from lsl_lib.kernels import kernel_matrix
 from lsl_lib.losses import get_loss
 from lsl_lib.random_features import RandomFourierFeatures, draw_frequencies
+from lsl_lib.doubly_stochastic._reference import _NEWTON_JITTER
 from estimator_support import with_nan
 
 KERNEL_LAWS = {"gaussian": lambda g: stats.norm(scale=np.sqrt(2 * g)),
@@ -53,7 +54,7 @@ def test_uniforms_are_in_the_open_interval_and_uniform():
 @pytest.mark.parametrize("kernel", ["gaussian", "laplacian", "cauchy"])
 def test_frequencies_follow_the_kernels_law(kernel):
     gamma = 0.7
-    W, b = block_frequencies(2024, 5, 20, 1000, kernel, gamma)  # 20 000 frequencies
+    W, b = block_frequencies_numpy(2024, 5, 20, 1000, kernel, gamma)  # 20 000 frequencies
     assert W.shape == (20, 1000) and b.shape == (1000,)
     law = KERNEL_LAWS[kernel](gamma)
     assert stats.kstest(W.ravel(), law.cdf).pvalue > 0.01
@@ -69,7 +70,7 @@ def test_numba_regenerates_the_same_block(kernel):
     the C library's that numba calls may differ in the last bit, no more."""
     seed = 2**63 - 77  # the largest seeds take the wrapping arithmetic everywhere
     for block in (0, 1, 999_999):
-        W, b = block_frequencies(seed, block, 7, 5, kernel, 0.3)
+        W, b = block_frequencies_numpy(seed, block, 7, 5, kernel, 0.3)
         W_c, b_c = np.empty((7, 5)), np.empty(5)
         _block_frequencies_numba(seed, block, KERNELS.index(kernel), 0.3, W_c, b_c)
         np.testing.assert_allclose(W_c, W, rtol=4e-16, atol=0)
@@ -109,7 +110,7 @@ def _newton_direction(Phi_b, G, loss, Y_b, f, nu):
     k, B = Phi_b.shape
     H = expit(Y_b * f) * expit(-Y_b * f) if loss == "log" else np.ones_like(f)
     direction = np.empty((B, G.shape[1]))
-    jitter = NEWTON_JITTER * np.trace(Phi_b.T @ Phi_b / k) / B
+    jitter = _NEWTON_JITTER * np.trace(Phi_b.T @ Phi_b / k) / B
     for q in range(G.shape[1]):
         A = Phi_b.T @ np.diag(H[:, q]) @ Phi_b / k
         A += (nu + jitter) * np.eye(B)
@@ -216,12 +217,12 @@ def test_newton_system_stays_definite_when_the_curvature_vanishes():
     Y = np.where(rng.random((20, 1)) < 0.5, -1.0, 1.0)
     F = -1e4 * Y  # every row misclassified far from the margin: g = -y, l'' = 0
     loss = get_loss("log")
-    H = curvature_weights(loss, Y, F)
+    H = curvature_weights_numpy(loss, Y, F)
     assert np.all(H == 0.0)
     G = loss.subgradient(Y, F)
-    epsilon = NEWTON_JITTER * np.trace(phi.T @ phi / 20) / 5
+    epsilon = _NEWTON_JITTER * np.trace(phi.T @ phi / 20) / 5
     expected = phi.T @ G / 20 / epsilon
-    np.testing.assert_allclose(newton_block(phi, G, H, 0.0), expected, rtol=1e-12)
+    np.testing.assert_allclose(newton_block_numpy(phi, G, H, 0.0), expected, rtol=1e-12)
     out = np.empty((5, 1))
     _newton_block_numba(phi, F, Y, np.arange(20), loss.code, 0.0, 1.0, out)
     np.testing.assert_allclose(out, expected, rtol=1e-12)
@@ -474,7 +475,7 @@ def test_bad_input_is_named(make, X, y, match, forbid):
 
 def test_bad_arguments_of_the_public_functions():
     with pytest.raises(ValueError, match="kernel"):
-        block_frequencies(0, 0, 3, 4, kernel="linear")
+        block_frequencies_numpy(0, 0, 3, 4, kernel="linear")
     with pytest.raises(ValueError, match="batch_size"):
         doubly_stochastic(_X, _y[:, None].astype(float), 3, batch_size=41)
     with pytest.raises(ValueError, match="step"):
@@ -545,7 +546,7 @@ def test_cached_and_regenerated_frequencies_give_the_same_model(backend, monkeyp
     X, y = X[:300], y[:300]
     params = dict(n_iter=12, batch_size=20, block_size=5, backend=backend, random_state=0)
     cached = DoublyStochasticClassifier(**params).fit(X, y)
-    monkeypatch.setattr(module, "FREQUENCY_CACHE_BYTES", 3 * 8 * (X.shape[1] + 1) * 5)
+    monkeypatch.setattr(module, "_FREQUENCY_CACHE_BYTES", 3 * 8 * (X.shape[1] + 1) * 5)
     monkeypatch.setattr(module, "_ROW_TILE", 7)
     assert len(FrequencyCache(0, 12, X.shape[1], 5).fill(12).W) == 3
     regenerated = DoublyStochasticClassifier(**params).fit(X, y)
@@ -562,7 +563,7 @@ def test_frequency_cache_holds_the_blocks_of_both_generators():
     W_c = FrequencyCache(77, 4, 3, 5, "laplacian", 0.5, "numba").fill(1).fill(9).W
     assert len(W_c) == 4
     for j in range(4):
-        W_j, b_j = block_frequencies(77, j, 3, 5, "laplacian", 0.5)
+        W_j, b_j = block_frequencies_numpy(77, j, 3, 5, "laplacian", 0.5)
         np.testing.assert_array_equal(W[j], W_j)
         np.testing.assert_array_equal(b[j], b_j)
         np.testing.assert_allclose(W_c[j], W_j, rtol=4e-16, atol=0)

@@ -23,11 +23,12 @@ from sklearn.exceptions import NotFittedError
 from sklearn.linear_model import LogisticRegression
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from lsl_lib.kitchen_sinks import (AUTO_BOX, FEATURES, NOISE_EXPONENT, BoxLimitedWarning,
+from lsl_lib.kitchen_sinks import (FEATURES, BoxLimitedWarning,
                                    RandomKitchenSinksClassifier, RandomKitchenSinksRegressor,
                                    draw_features, feature_matrix, fit_hinge, fit_log,
                                    fit_squared, kernel_exponent)
 from lsl_lib.random_binning import bin_indices
+from lsl_lib.kitchen_sinks._estimators import _AUTO_BOX, _NOISE_EXPONENT
 
 
 def _classification(n=300, d=4, n_classes=2, seed=0):
@@ -300,7 +301,7 @@ def test_default_regressor_fits_a_target_far_from_zero():
         est = RandomKitchenSinksRegressor(random_state=0).fit(X, y)
     assert est.score(X, y) > 0.9
     assert est.n_active_constraints_ < est.n_components / 10
-    assert est.C_ == pytest.approx(AUTO_BOX * y.std(), rel=1e-12)
+    assert est.C_ == pytest.approx(_AUTO_BOX * y.std(), rel=1e-12)
 
 
 def test_former_defaults_warn_that_the_box_shaped_the_fit():
@@ -316,7 +317,7 @@ def test_former_defaults_warn_that_the_box_shaped_the_fit():
 
 
 def test_auto_box_follows_the_targets_scale():
-    """C='auto' is AUTO_BOX std(y): fitting a y + c gives a f + c, also where the box binds."""
+    """C='auto' is _AUTO_BOX std(y): fitting a y + c gives a f + c, also where the box binds."""
     rng = np.random.default_rng(0)
     X, y = rng.normal(size=(60, 2)), rng.normal(size=60)
     kw = dict(n_components=50, gamma=0.05, random_state=0)
@@ -328,7 +329,7 @@ def test_auto_box_follows_the_targets_scale():
     assert scaled.C_ == pytest.approx(1000 * est.C_, rel=1e-12)
     assert_allclose(scaled.predict(X), 1000 * est.predict(X) - 7, rtol=1e-8, atol=1e-8)
     without = RandomKitchenSinksRegressor(fit_intercept=False, **kw).fit(X, y + 5)
-    assert without.C_ == pytest.approx(AUTO_BOX * np.sqrt(np.mean((y + 5) ** 2)), rel=1e-12)
+    assert without.C_ == pytest.approx(_AUTO_BOX * np.sqrt(np.mean((y + 5) ** 2)), rel=1e-12)
 
 
 def test_default_classifier_is_the_log_loss_with_an_intercept():
@@ -339,7 +340,7 @@ def test_default_classifier_is_the_log_loss_with_an_intercept():
     est = RandomKitchenSinksClassifier(random_state=0).fit(X[train], y[train])
     majority = max(y[test].mean(), 1 - y[test].mean())
     assert est.score(X[test], y[test]) > majority + 0.03
-    assert est.loss == "log" and est.C_ == AUTO_BOX and est.intercept_[0] != 0
+    assert est.loss == "log" and est.C_ == _AUTO_BOX and est.intercept_[0] != 0
     assert_allclose(est.predict_proba(X[test]).sum(axis=1), 1.0)
     assert est.n_active_constraints_ < est.n_components / 2
 
@@ -368,7 +369,7 @@ def test_a_column_of_a_much_larger_scale_warns(feature):
         warnings.simplefilter("error", UserWarning)  # standardised: no warning
         RandomKitchenSinksClassifier(**kw).fit(X, y)
     X[:, 0] *= 1e6
-    assert kernel_exponent(feature, X, 1 / 5) > NOISE_EXPONENT
+    assert kernel_exponent(feature, X, 1 / 5) > _NOISE_EXPONENT
     with pytest.warns(UserWarning, match="gamma=0.2 is far too large.*Standardise the features"):
         RandomKitchenSinksClassifier(**kw).fit(X, y)
 

@@ -15,10 +15,11 @@ from lsl_lib._core.sampling import sample_indices
 from lsl_lib.datasets import linear_teacher, load_shared, shared_data_dir, two_gaussian_blobs
 from lsl_lib.pegasos import reference_solution
 from lsl_lib.losses import SmoothedHinge
-from lsl_lib.stochastic_gradient import (METHODS, SMOOTH_LOSSES, FiniteSumObjective,
+from lsl_lib.stochastic_gradient import (METHODS, FiniteSumObjective,
                                          StochasticGradientClassifier,
                                          StochasticGradientRegressor, get_smooth_loss, sarah,
                                          sarah_plus, sgd, stochastic_gradient, svrg)
+from lsl_lib.stochastic_gradient._algorithm import _SMOOTH_LOSSES
 from estimator_support import with_inf, with_nan
 
 
@@ -46,7 +47,7 @@ def _variants(X):
 
 # --- the objectives -------------------------------------------------------------------------
 
-@pytest.mark.parametrize("loss", SMOOTH_LOSSES)
+@pytest.mark.parametrize("loss", _SMOOTH_LOSSES)
 def test_full_gradient_is_the_mean_of_example_gradients_and_finite_differences(loss):
     X, y = _problem(loss, n=30, d=4)
     X = 2.0 * X  # scores spread over every piece of the smoothed hinge
@@ -72,7 +73,7 @@ def test_full_gradient_is_the_mean_of_example_gradients_and_finite_differences(l
             np.testing.assert_allclose(obj.example_gradient(w, i), numeric_i, rtol=1e-6, atol=1e-8)
 
 
-@pytest.mark.parametrize("loss", SMOOTH_LOSSES)
+@pytest.mark.parametrize("loss", _SMOOTH_LOSSES)
 def test_L_bounds_the_curvature_of_every_example(loss):
     X, y = _problem(loss, n=50, d=5, unit_rows=False)
     lam = 0.05
@@ -104,7 +105,7 @@ def test_smoothed_hinge_pieces_and_compiled_derivatives():
     np.testing.assert_allclose(loss.subgradient(1.0, z), [-1.0, -1.0, -0.75, -0.5, 0.0, 0.0])
     assert get_smooth_loss("smoothed_hinge").curvature == 1.0
     s = np.linspace(-40, 40, 401)
-    for name in SMOOTH_LOSSES:
+    for name in _SMOOTH_LOSSES:
         lossf = get_smooth_loss(name)
         for y in (-1.0, 1.0, 0.3):
             if name != "squared" and y == 0.3:
@@ -116,7 +117,7 @@ def test_smoothed_hinge_pieces_and_compiled_derivatives():
 # --- numpy reference == numba fast path ------------------------------------------------------
 
 @pytest.mark.parametrize("method", METHODS)
-@pytest.mark.parametrize("loss", SMOOTH_LOSSES)
+@pytest.mark.parametrize("loss", _SMOOTH_LOSSES)
 @pytest.mark.parametrize("batch_size", [1, 4])
 def test_numba_and_numpy_give_the_same_iterates(method, loss, batch_size):
     X, y = _problem(loss)

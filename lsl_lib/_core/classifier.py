@@ -51,7 +51,7 @@ class ScoreClassifierMixin(ClassifierMixin):
         return False
 
     def _proba_from_scores(self, scores):
-        """:math:`(1 - \\sigma(s), \\sigma(s))` for (n,) scores, the K sigmoids normalised for
+        r""":math:`(1 - \sigma(s), \sigma(s))` for (n,) scores, the K sigmoids normalised for
         (n, K) (:func:`~lsl_lib._core.scores.one_vs_rest_probabilities`)."""
         return one_vs_rest_probabilities(scores)
 

@@ -70,17 +70,17 @@ def exp_numba(z):
 
 
 @jit
-def kernel_raw_numba(code, a, b, gamma):
+def kernel_raw_numba(kernel_code, a, b, gamma):
     """The part of k(a, b) that needs both vectors: the inner product (linear,
     polynomial), the squared or L1 distance (Gaussian, Laplacian), or
     ``prod(1 + gamma diff^2)`` (Cauchy). :func:`kernel_finish_numba` turns it into k."""
-    s = 1.0 if code == CAUCHY else 0.0
+    s = 1.0 if kernel_code == CAUCHY else 0.0
     for j in range(a.shape[0]):
-        if code == LINEAR or code == POLYNOMIAL:
+        if kernel_code == LINEAR or kernel_code == POLYNOMIAL:
             s += a[j] * b[j]
-        elif code == GAUSSIAN:
+        elif kernel_code == GAUSSIAN:
             s += (a[j] - b[j]) * (a[j] - b[j])
-        elif code == LAPLACIAN:
+        elif kernel_code == LAPLACIAN:
             s += abs(a[j] - b[j])
         else:
             s *= 1.0 + gamma * (a[j] - b[j]) * (a[j] - b[j])
@@ -88,23 +88,23 @@ def kernel_raw_numba(code, a, b, gamma):
 
 
 @jit
-def kernel_finish_numba(code, out, gamma, degree, coef0):
+def kernel_finish_numba(kernel_code, out, gamma, degree, coef0):
     """Turn raw values (see :func:`kernel_raw_numba`) into kernel values, in place and in
     loops the compiler vectorises (the exponential by :func:`exp_numba`)."""
-    if code == POLYNOMIAL:
+    if kernel_code == POLYNOMIAL:
         for j in range(out.shape[0]):
             out[j] = (out[j] + coef0) ** degree
-    elif code == GAUSSIAN or code == LAPLACIAN:
+    elif kernel_code == GAUSSIAN or kernel_code == LAPLACIAN:
         for j in range(out.shape[0]):
             out[j] *= -gamma
         exp_numba(out)
-    elif code == CAUCHY:
+    elif kernel_code == CAUCHY:
         for j in range(out.shape[0]):
             out[j] = 1.0 / out[j]
 
 
 @jit
-def kernel_column_numba(code, Xt, x, gamma, degree, coef0, out):
+def kernel_column_numba(kernel_code, Xt, x, gamma, degree, coef0, out):
     """``out[j] = k(X[j], x)`` for every row of X, given as ``Xt = X.T`` (C-ordered).
 
     The loops run along the n examples, so the compiler vectorises them; raw values
@@ -114,18 +114,18 @@ def kernel_column_numba(code, Xt, x, gamma, degree, coef0, out):
     column took two to three times as long.
     """
     d, n = Xt.shape
-    out[:] = 1.0 if code == CAUCHY else 0.0
-    if code == LINEAR or code == POLYNOMIAL:
+    out[:] = 1.0 if kernel_code == CAUCHY else 0.0
+    if kernel_code == LINEAR or kernel_code == POLYNOMIAL:
         for k in range(d):
             xk = x[k]
             for j in range(n):
                 out[j] += Xt[k, j] * xk
-    elif code == GAUSSIAN:
+    elif kernel_code == GAUSSIAN:
         for k in range(d):
             xk = x[k]
             for j in range(n):
                 out[j] += (Xt[k, j] - xk) * (Xt[k, j] - xk)
-    elif code == LAPLACIAN:
+    elif kernel_code == LAPLACIAN:
         for k in range(d):
             xk = x[k]
             for j in range(n):
@@ -135,7 +135,7 @@ def kernel_column_numba(code, Xt, x, gamma, degree, coef0, out):
             xk = x[k]
             for j in range(n):
                 out[j] *= 1.0 + gamma * (Xt[k, j] - xk) * (Xt[k, j] - xk)
-    kernel_finish_numba(code, out, gamma, degree, coef0)
+    kernel_finish_numba(kernel_code, out, gamma, degree, coef0)
 
 
 def csr_int32(X):
@@ -181,7 +181,8 @@ def scatter_row_numba(x_data, x_indices, x_indptr, i, buffer, clear):
 
 
 @jit
-def sparse_kernel_raw_numba(code, x_data, x_indices, x_indptr, x_sq_norms, j, buffer, sq_norm):
+def sparse_kernel_raw_numba(kernel_code, x_data, x_indices, x_indptr, x_sq_norms, j, buffer,
+                            sq_norm):
     r"""The raw value (as :func:`kernel_raw_numba`) between the row held in ``buffer``
     (scattered by :func:`scatter_row_numba`; squared norm ``sq_norm``) and CSR row j.
 
@@ -195,23 +196,23 @@ def sparse_kernel_raw_numba(code, x_data, x_indices, x_indptr, x_sq_norms, j, bu
     s = 0.0
     for p in range(x_indptr[j], x_indptr[j + 1]):
         s += buffer[x_indices[p]] * x_data[p]
-    if code == GAUSSIAN:
+    if kernel_code == GAUSSIAN:
         return max(sq_norm + x_sq_norms[j] - 2.0 * s, 0.0)
     return s
 
 
 @jit
-def sparse_kernel_column_numba(code, x_data, x_indices, x_indptr, x_sq_norms, i, gamma, degree,
-                               coef0, buffer, out):
+def sparse_kernel_column_numba(kernel_code, x_data, x_indices, x_indptr, x_sq_norms, i, gamma,
+                               degree, coef0, buffer, out):
     """``out[j] = k(X[j], X[i])`` for every row of a CSR X (inner-product kernels):
     row i scattered once, then one pass over the non-zeros of X (a CSR
     matrix-vector product), then :func:`kernel_finish_numba`."""
     scatter_row_numba(x_data, x_indices, x_indptr, i, buffer, False)
     for j in range(out.shape[0]):
-        out[j] = sparse_kernel_raw_numba(code, x_data, x_indices, x_indptr, x_sq_norms, j, buffer,
-                                         x_sq_norms[i])
+        out[j] = sparse_kernel_raw_numba(kernel_code, x_data, x_indices, x_indptr, x_sq_norms, j,
+                                         buffer, x_sq_norms[i])
     scatter_row_numba(x_data, x_indices, x_indptr, i, buffer, True)
-    kernel_finish_numba(code, out, gamma, degree, coef0)
+    kernel_finish_numba(kernel_code, out, gamma, degree, coef0)
 
 
 @jit

@@ -29,6 +29,6 @@ def dense_rows(X, indices):
 
 
 def zero_eigenvalue_threshold(eigenvalues):
-    """Eigenvalues of an m x m PSD matrix at or below :math:`\\sigma_{max} m \\epsilon`
+    r"""Eigenvalues of an m x m PSD matrix at or below :math:`\sigma_{max} m \epsilon`
     are rounding noise, zero in exact arithmetic (NumPy's ``matrix_rank`` rule)."""
     return max(eigenvalues.max(), 0.0) * eigenvalues.size * np.finfo(np.float64).eps

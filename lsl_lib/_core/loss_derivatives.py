@@ -15,38 +15,38 @@ HINGE, LOG, SQUARED, EPSILON_INSENSITIVE, MULTICLASS_HINGE, SOFTMAX, SMOOTHED_HI
 
 
 @jit
-def score_derivative_numba(code, y, s, epsilon):
+def score_derivative_numba(loss_code, y, s, epsilon):
     r""":math:`\partial_s \ell(y, s)` of one example, for the losses with a scalar score.
 
     Same arithmetic as the vectorised ``Loss.subgradient`` of each loss class of
     :mod:`lsl_lib.losses`.
     """
-    if code == HINGE:
+    if loss_code == HINGE:
         return -y if y * s < 1.0 else 0.0
-    if code == LOG:
+    if loss_code == LOG:
         z = -y * s  # -y * sigma(z), evaluated without overflow
         if z >= 0.0:
             return -y / (1.0 + math.exp(-z))
         e = math.exp(z)
         return -y * e / (1.0 + e)
-    if code == SQUARED:
+    if loss_code == SQUARED:
         return s - y
-    if code == EPSILON_INSENSITIVE:
+    if loss_code == EPSILON_INSENSITIVE:
         r = s - y
         return 1.0 if r > epsilon else (-1.0 if r < -epsilon else 0.0)
-    if code == SMOOTHED_HINGE:
+    if loss_code == SMOOTHED_HINGE:
         return -y * min(max(1.0 - y * s, 0.0), 1.0)
     raise ValueError("score_derivative_numba: not a loss with a scalar score")
 
 
 @jit
-def score_subgradient_numba(code, y, s, epsilon, g):
+def score_subgradient_numba(loss_code, y, s, epsilon, g):
     """Write a subgradient of one example's loss into ``g`` (compiled loops).
 
     ``s`` and ``g`` have length K (1 unless the loss is multiclass); ``y`` is the
     label, the target, or the class index as a float.
     """
-    if code == MULTICLASS_HINGE:
+    if loss_code == MULTICLASS_HINGE:
         label = int(y)
         best = -1
         for r in range(s.shape[0]):
@@ -56,7 +56,7 @@ def score_subgradient_numba(code, y, s, epsilon, g):
         if 1.0 + s[best] - s[label] > 0.0:
             g[best] = 1.0
             g[label] = -1.0
-    elif code == SOFTMAX:
+    elif loss_code == SOFTMAX:
         label = int(y)
         top = s[0]
         for r in range(1, s.shape[0]):
@@ -69,4 +69,4 @@ def score_subgradient_numba(code, y, s, epsilon, g):
             g[r] /= total
         g[label] -= 1.0
     else:
-        g[0] = score_derivative_numba(code, y, s[0], epsilon)
+        g[0] = score_derivative_numba(loss_code, y, s[0], epsilon)

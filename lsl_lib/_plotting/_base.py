@@ -3,6 +3,8 @@ import numpy as np
 from matplotlib.figure import Figure
 from matplotlib.ticker import EngFormatter, FuncFormatter, LogLocator, NullFormatter
 
+__all__ = ["AXIS_LABELS", "new_figure", "plot_convergence"]
+
 #: Labels of the trace columns (``history_``) on the axes.
 AXIS_LABELS = {
     "iteration": "iteration t",
@@ -86,7 +88,7 @@ def _count_on_twin_axis(ax, x, counts, label, ylabel, top=None):
 
 
 def _mark_support(ax, estimator, n_samples=None, max_area=160.0):
-    """Circle a kernel classifier's support vectors, area :math:`\\propto |\\alpha_j|`.
+    r"""Circle a kernel classifier's support vectors, area :math:`\propto |\alpha_j|`.
 
     ``estimator`` has ``support_vectors_`` and signed coefficients ``dual_coef_``
     (kernel Pegasos, the online kernel learner, ``sklearn.svm.SVC`` whose array is

@@ -7,8 +7,14 @@ import numpy as np
 from matplotlib.colors import to_rgb
 from matplotlib.ticker import EngFormatter, FuncFormatter, NullFormatter
 
-from lsl_lib._plotting._base import (AXIS_LABELS, _legend_below, _mark_support,
-                                    _readable_log_ticks, _trace_axis, new_figure)
+from lsl_lib._plotting._base import (
+    AXIS_LABELS,
+    _legend_below,
+    _mark_support,
+    _readable_log_ticks,
+    _trace_axis,
+    new_figure,
+)
 from lsl_lib._plotting.pegasos import plot_decision_boundary
 
 __all__ = ["plot_budgeted_model", "plot_complexity", "plot_degradation", "plot_hyperplanes",
@@ -98,13 +104,13 @@ def plot_support_growth(runs, *, budget=None, title=None):
 def plot_degradation(histories, *, budget=None,
                      columns=("mean_gradient_error", "degradation", "objective"),
                      reference=None, title=None):
-    """What budget maintenance costs, one panel per trace column against the iteration.
+    r"""What budget maintenance costs, one panel per trace column against the iteration.
 
-    By default: the average gradient error :math:`\\bar E_t = \\frac1t\\sum_{s \\le t}
-    \\|\\Delta_s\\|/\\eta_s`, the quantity of Wang, Crammer and Vucetic's Theorem 1 (the
-    objective along the run comes within :math:`2U\\bar E` of the optimum's); the cumulative
-    weight degradation :math:`\\sum_s \\|\\Delta_s\\|^2`, which weights a maintenance by
-    :math:`\\eta_s^2` and so flattens as the steps shrink whatever the maintenances do; and the
+    By default: the average gradient error :math:`\bar E_t = \frac1t\sum_{s \le t}
+    \|\Delta_s\|/\eta_s`, the quantity of Wang, Crammer and Vucetic's Theorem 1 (the
+    objective along the run comes within :math:`2U\bar E` of the optimum's); the cumulative
+    weight degradation :math:`\sum_s \|\Delta_s\|^2`, which weights a maintenance by
+    :math:`\eta_s^2` and so flattens as the steps shrink whatever the maintenances do; and the
     primal objective. Log scale on the y axes; values of 0 (nothing maintained yet) are not
     drawn. With ``budget``, a dotted vertical line marks the first record where the support
     reached B, when maintenance starts.
@@ -175,9 +181,9 @@ def _shades(color, n):
 
 def plot_hyperplanes(X, y, weights, hyperplane_classes, *, intercepts=None, resolution=200,
                      ax=None, title=None):
-    """A multi-hyperplane machine on 2-D data: which hyperplane wins where.
+    r"""A multi-hyperplane machine on 2-D data: which hyperplane wins where.
 
-    AMM scores class i by :math:`g(i, x) = \\max_j w_{ij}^\\top x` and predicts the class of the
+    AMM scores class i by :math:`g(i, x) = \max_j w_{ij}^\top x` and predicts the class of the
     largest score, so the plane is cut into convex cells, one per winning hyperplane (each a
     polyhedron: the boundaries are linear), and the class boundary is piecewise linear. Each cell
     is shaded in a tint of its class' colour; the class boundary is drawn solid black, the
@@ -193,7 +199,7 @@ def plot_hyperplanes(X, y, weights, hyperplane_classes, *, intercepts=None, reso
     hyperplane_classes : array-like of shape (n_hyperplanes,)
         The class of each row of ``weights`` (values of ``y``).
     intercepts : array-like of shape (n_hyperplanes,), optional
-        :math:`b_{ij}` in :math:`w_{ij}^\\top x + b_{ij}` (the weight of a constant bias
+        :math:`b_{ij}` in :math:`w_{ij}^\top x + b_{ij}` (the weight of a constant bias
         feature); 0 when omitted.
     resolution : int, default=200
         Grid points per side.
@@ -265,10 +271,10 @@ def plot_hyperplanes(X, y, weights, hyperplane_classes, *, intercepts=None, reso
 
 def plot_complexity(x, seconds, *, orders=None, colors=None, xlabel="training-set size N",
                     ylabel="training time (s)", tail=None, ax=None, title=None):
-    """Measured costs (counts or times) against a size (N or B) on log-log axes, beside the
+    r"""Measured costs (counts or times) against a size (N or B) on log-log axes, beside the
     orders of the table.
 
-    One line per method; for a method in ``orders`` a dotted guide :math:`c\\,x^p` with the
+    One line per method; for a method in ``orders`` a dotted guide :math:`c\,x^p` with the
     exponent of its complexity, through the geometric mean of its points, so that the slope
     of the measurement can be read against the slope of the O(·).
 
@@ -333,13 +339,13 @@ def plot_complexity(x, seconds, *, orders=None, colors=None, xlabel="training-se
 
 def plot_budgeted_model(estimator, X, y, *, history=None, budget=None, resolution=150,
                         title=None):
-    """A budgeted kernel machine on 2-D data and, if given, what its maintenance cost.
+    r"""A budgeted kernel machine on 2-D data and, if given, what its maintenance cost.
 
     Left: the decision regions of :func:`~lsl_lib.plotting.plot_decision_boundary` (boundary
-    solid, margins dashed) with the support vectors circled, area :math:`\\propto |\\alpha_j|`
+    solid, margins dashed) with the support vectors circled, area :math:`\propto |\alpha_j|`
     (with merging they are new points, not training examples). Right: the cumulative weight
-    degradation :math:`\\sum_s\\|\\Delta_s\\|^2` (log scale, left axis) and the average
-    gradient error :math:`\\bar E_t = \\frac1t\\sum_{s\\le t}\\|\\Delta_s\\|/\\eta_s` of Wang
+    degradation :math:`\sum_s\|\Delta_s\|^2` (log scale, left axis) and the average
+    gradient error :math:`\bar E_t = \frac1t\sum_{s\le t}\|\Delta_s\|/\eta_s` of Wang
     et al.'s Theorem 1 (right axis) against the iteration, with a dotted line where the
     support first reached B.
 

@@ -2,7 +2,9 @@
 the Lasso path."""
 import numpy as np
 
-from lsl_lib._plotting._base import AXIS_LABELS, new_figure, _trace_axis
+from lsl_lib._plotting._base import AXIS_LABELS, _trace_axis, new_figure
+
+__all__ = ["plot_duality_gap", "plot_suboptimality_and_gap", "plot_residuals", "plot_lasso_path"]
 
 AXIS_LABELS.update({
     "duality_gap": "duality gap P(w) − D(α)",
@@ -13,10 +15,10 @@ AXIS_LABELS.update({
 
 
 def plot_duality_gap(history, p_star=None, ax=None, title=None):
-    """The duality gap and, given :math:`P^*`, the primal and dual suboptimalities.
+    r"""The duality gap and, given :math:`P^*`, the primal and dual suboptimalities.
 
     Weak duality splits the gap into two non-negative parts,
-    :math:`P(w) - D(\\alpha) = (P(w) - P^*) + (P^* - D(\\alpha))`: the gap, which the solver
+    :math:`P(w) - D(\alpha) = (P(w) - P^*) + (P^* - D(\alpha))`: the gap, which the solver
     can compute, bounds the primal suboptimality :math:`P(w) - P^*`, which it cannot.
     Differences, not the objectives themselves, go on the log axis: both objectives
     approach :math:`P^*` and would merge into one flat line.
@@ -126,9 +128,9 @@ def plot_residuals(histories, column="relative_residual", ax=None, title=None):
 
 
 def plot_lasso_path(alphas, coefs, names=None, n_labels=5, title=None):
-    """The Lasso's regularisation path: each coefficient against α (log scale, decreasing).
+    r"""The Lasso's regularisation path: each coefficient against α (log scale, decreasing).
 
-    Left: the coefficients :math:`w_j(\\alpha)`, α decreasing from left to right, the
+    Left: the coefficients :math:`w_j(\alpha)`, α decreasing from left to right, the
     ``n_labels`` largest at the smallest α named at the right end. Right: the number of
     non-zero coefficients.
 

@@ -1,11 +1,22 @@
 """Figures of ``notebooks/15_scaling_out.ipynb``: averaged parallel SGD against one machine,
 times and errors against the number of workers, and the memory of out-of-core training."""
 import numpy as np
-from matplotlib.ticker import (EngFormatter, FixedLocator, FuncFormatter, LogLocator, NullFormatter,
-                               NullLocator)
+from matplotlib.ticker import (
+    EngFormatter,
+    FixedLocator,
+    FuncFormatter,
+    LogLocator,
+    NullFormatter,
+    NullLocator,
+)
 
-from lsl_lib._plotting._base import (AXIS_LABELS, _legend_below, _readable_log_ticks, _trace_axis,
-                                    new_figure)
+from lsl_lib._plotting._base import (
+    AXIS_LABELS,
+    _legend_below,
+    _readable_log_ticks,
+    _trace_axis,
+    new_figure,
+)
 
 __all__ = ["plot_averaging", "plot_out_of_core", "plot_scaling"]
 

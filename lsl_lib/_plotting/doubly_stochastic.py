@@ -4,6 +4,8 @@ from matplotlib.ticker import EngFormatter, FuncFormatter
 
 from lsl_lib._plotting._base import _legend_below, _trace_axis, new_figure
 
+__all__ = ["plot_dsg_convergence", "plot_model_memory"]
+
 
 def plot_dsg_convergence(runs, x=("examples", "seconds"), y="test_error", logx=("seconds",),
                          title=None):

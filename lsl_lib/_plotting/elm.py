@@ -4,8 +4,12 @@ accuracy of two random feature maps against their width."""
 import numpy as np
 from matplotlib.ticker import NullFormatter
 
-from lsl_lib._plotting._base import (_mean_and_band, _percent_curves, _readable_log_ticks,
-                                     new_figure)
+from lsl_lib._plotting._base import _mean_and_band, _percent_curves, _readable_log_ticks, new_figure
+
+__all__ = [
+    "plot_activations", "plot_solver_times", "plot_elm_fit", "plot_break_points",
+    "plot_accuracy_against_width",
+]
 
 
 def _log_axis_ticks(axis, values):
@@ -17,12 +21,12 @@ def _log_axis_ticks(axis, values):
 
 
 def plot_activations(z, values, *, formulas=None, xlabel="a·x + b   (RBF: x − a, b = 1)"):
-    """One small panel per hidden node, :math:`g` against its argument.
+    r"""One small panel per hidden node, :math:`g` against its argument.
 
     Parameters
     ----------
     z : array-like of shape (n_points,)
-        The argument: the pre-activation :math:`a^\\top x + b` of an additive node, the
+        The argument: the pre-activation :math:`a^\top x + b` of an additive node, the
         offset :math:`x - a` from the centre of an RBF node.
     values : dict
         Activation name -> :math:`G` at ``z``, shape (n_points,).

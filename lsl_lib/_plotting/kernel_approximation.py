@@ -6,7 +6,7 @@ from matplotlib.figure import Figure
 from matplotlib.legend_handler import HandlerTuple
 from matplotlib.ticker import NullFormatter
 
-from lsl_lib._plotting._base import new_figure, _mean_and_band, _readable_log_ticks
+from lsl_lib._plotting._base import _mean_and_band, _readable_log_ticks, new_figure
 
 __all__ = ["plot_error_curves", "plot_matrices", "plot_spectrum", "plot_variance"]
 
@@ -135,10 +135,10 @@ def plot_matrices(matrices, *, symmetric=False, shared_scale=True, cmap=None, wi
 
 
 def plot_spectrum(eigenvalues, *, n_show=None, relative=True, ax=None, title=None):
-    """Eigenvalues of kernel matrices in decreasing order, on a log scale.
+    r"""Eigenvalues of kernel matrices in decreasing order, on a log scale.
 
     The faster they decay, the better a rank-m approximation (Nyström) can do: the best
-    rank-m error in Frobenius norm is :math:`(\\sum_{i>m}\\lambda_i^2)^{1/2}`.
+    rank-m error in Frobenius norm is :math:`(\sum_{i>m}\lambda_i^2)^{1/2}`.
 
     Parameters
     ----------
@@ -147,7 +147,7 @@ def plot_spectrum(eigenvalues, *, n_show=None, relative=True, ax=None, title=Non
     n_show : int, optional
         Draw the first ``n_show`` eigenvalues only.
     relative : bool, default=True
-        Divide by the largest, :math:`\\lambda_i/\\lambda_1`.
+        Divide by the largest, :math:`\lambda_i/\lambda_1`.
     ax : matplotlib Axes, optional
     title : str, optional
 

@@ -3,10 +3,22 @@ count, the kernel cache, violation counts, kernel Pegasos' decision boundary."""
 import numpy as np
 from matplotlib.figure import Figure
 
-from lsl_lib._plotting._base import (AXIS_LABELS, new_figure, _count_on_twin_axis, _legend_below,
-                                    _mark_support, _mean_and_band, _readable_log_ticks,
-                                    _trace_axis)
+from lsl_lib._plotting._base import (
+    AXIS_LABELS,
+    _count_on_twin_axis,
+    _legend_below,
+    _mark_support,
+    _mean_and_band,
+    _readable_log_ticks,
+    _trace_axis,
+    new_figure,
+)
 from lsl_lib._plotting.pegasos import plot_decision_boundary
+
+__all__ = [
+    "plot_kernels", "plot_feature_count", "plot_cache_effect", "plot_suboptimality",
+    "plot_violation_counts", "plot_kernel_pegasos",
+]
 
 AXIS_LABELS.update({
     "n_support": "support size m (examples with α > 0)",
@@ -18,8 +30,8 @@ AXIS_LABELS.update({
 
 
 def _one_over_t_constant(t, suboptimality):
-    """c of the guide :math:`c/t` through a run's suboptimality: the median of
-    :math:`t\\,(f(w_t) - f(w^*))` over the second half of the records (robust to the jitter of
+    r"""c of the guide :math:`c/t` through a run's suboptimality: the median of
+    :math:`t\,(f(w_t) - f(w^*))` over the second half of the records (robust to the jitter of
     the last iterate), to two significant digits. ``t`` and ``suboptimality`` hold positive
     values only."""
     product = np.asarray(t, dtype=float) * np.asarray(suboptimality, dtype=float)
@@ -84,9 +96,9 @@ def plot_kernels(x, profiles, matrices=None, anchor=None, profile_label="x",
 
 
 def plot_feature_count(n_features, counts, marks=None, title=None):
-    """Width D of an explicit feature map against the input dimension d (log-log).
+    r"""Width D of an explicit feature map against the input dimension d (log-log).
 
-    For the polynomial kernel of degree p, :math:`D = \\binom{p + d}{p}`
+    For the polynomial kernel of degree p, :math:`D = \binom{p + d}{p}`
     (:func:`lsl_lib.kernels.n_polynomial_features`): the price of "untricking" the
     kernel. A right-hand axis reads D as the memory of one mapped example in float64.
 
@@ -175,11 +187,11 @@ def plot_cache_effect(cache_sizes, runs, full_cache=None,
 
 def plot_suboptimality(histories, slopes=None, fit_from=None, scaled=True, band=(25, 75),
                        title=None):
-    """Suboptimality of the last iterate against t (log-log) and, beside it, t times it.
+    r"""Suboptimality of the last iterate against t (log-log) and, beside it, t times it.
 
-    The Pegasos analysis bounds the suboptimality by :math:`\\tilde O(1/(\\lambda t))`. A rate is
+    The Pegasos analysis bounds the suboptimality by :math:`\tilde O(1/(\lambda t))`. A rate is
     read on the figure, never from a guide fitted through the same curve (which is parallel to
-    it by construction): on the right, :math:`t\\,(f(w_t) - f(w^*))` is flat where the curve
+    it by construction): on the right, :math:`t\,(f(w_t) - f(w^*))` is flat where the curve
     falls like :math:`1/t`, falls where it falls faster and rises where it falls slower. The
     slopes themselves are measured by the caller (e.g. :func:`lsl_lib.theory.loglog_slope`,
     over several seeds) and only written in the legend: this function fits nothing.
@@ -197,7 +209,7 @@ def plot_suboptimality(histories, slopes=None, fit_from=None, scaled=True, band=
     fit_from : float, optional
         The t from which the slopes were fitted, shaded on both axes.
     scaled : bool, default=True
-        Draw the right-hand axis, :math:`t\\,(f(w_t) - f(w^*))`.
+        Draw the right-hand axis, :math:`t\,(f(w_t) - f(w^*))`.
     band : (float, float), default=(25, 75)
     title : str, optional
 
@@ -245,10 +257,10 @@ def plot_suboptimality(histories, slopes=None, fit_from=None, scaled=True, band=
 
 
 def plot_violation_counts(margins, fractions, title=None):
-    """Violation counts of kernel Pegasos against the margins they produced.
+    r"""Violation counts of kernel Pegasos against the margins they produced.
 
     Each support example j is a point: its final margin :math:`y_j f(x_j)` and the
-    fraction of its visits in which it violated the margin (:math:`\\alpha_j` over
+    fraction of its visits in which it violated the margin (:math:`\alpha_j` over
     the number of visits; with ``sampling='permutation'`` every example is visited
     once per epoch). The SVM dual predicts the picture: coefficient C (fraction 1)
     inside the margin, 0 outside, anything in between on it.
@@ -287,11 +299,11 @@ def plot_violation_counts(margins, fractions, title=None):
 
 
 def plot_kernel_pegasos(estimator, X, y, history=None, resolution=150, title=None):
-    """A fitted kernel classifier on 2-D data and, if given, its convergence trace.
+    r"""A fitted kernel classifier on 2-D data and, if given, its convergence trace.
 
     Left: the decision regions of :func:`plot_decision_boundary` (boundary solid,
     margins dashed), the support vectors circled, with an area proportional to
-    :math:`|\\alpha_j|` (``dual_coef_``; for kernel Pegasos :math:`\\alpha_j y_j/(\\lambda T)`,
+    :math:`|\alpha_j|` (``dual_coef_``; for kernel Pegasos :math:`\alpha_j y_j/(\lambda T)`,
     so the violation count). Right: the suboptimality
     :math:`f(w_t) - f(w^*)` against t on log-log axes, with a dotted :math:`c/t`
     guide, and the support size m on a right-hand axis (dashed).

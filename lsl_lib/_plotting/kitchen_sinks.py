@@ -1,6 +1,6 @@
-"""Figures of lecture 12 (notebooks/12_random_kitchen_sinks.ipynb): what the random features of
+r"""Figures of lecture 12 (notebooks/12_random_kitchen_sinks.ipynb): what the random features of
 each family look like and what a weighted sum of them fits; the fitted weights against their
-box :math:`|\\alpha_k| \\le C/K`; the test error against C and against K (beside another learner);
+box :math:`|\alpha_k| \le C/K`; the test error against C and against K (beside another learner);
 the excess risk against n and K on log-log axes under the bound of Rahimi and Recht."""
 import numpy as np
 from matplotlib.ticker import NullFormatter

@@ -1,6 +1,6 @@
-"""Figures of lecture 09 (notebooks/09_nystroem.ipynb): the landmarks a Nyström map picks among
+r"""Figures of lecture 09 (notebooks/09_nystroem.ipynb): the landmarks a Nyström map picks among
 2-D points, the points coloured by a per-point quantity (a leverage score, the residual
-:math:`k(x, x) - \\|z(x)\\|^2`), beside the error against the number of landmarks; and the
+:math:`k(x, x) - \|z(x)\|^2`), beside the error against the number of landmarks; and the
 downstream figure of lectures 09 and 10: a linear learner on kernel features, its test
 accuracy and time against the output width D, beside an exact kernel machine."""
 import numpy as np
@@ -71,10 +71,10 @@ def plot_landmarks(X, landmarks=None, *, values=None, value_label=None, value_ra
 def plot_nystroem(X, landmarks, residuals, x, curves, *, current=None,
                   xlabel="landmarks m", ylabel="relative error ‖ZZᵀ − K‖_F / ‖K‖_F",
                   title=None):
-    """A Nyström map on 2-D points beside its error against m: one figure, two panels.
+    r"""A Nyström map on 2-D points beside its error against m: one figure, two panels.
 
     Left, :func:`plot_landmarks` with the points coloured by their residual
-    :math:`k(x, x) - \\|z(x)\\|^2` (the squared distance of :math:`\\varphi(x)` to the span of
+    :math:`k(x, x) - \|z(x)\|^2` (the squared distance of :math:`\varphi(x)` to the span of
     the landmarks: 0 on a landmark) on the scale [0, 1], the range for a kernel with
     :math:`k(x, x) = 1` (wider if a residual exceeds 1); right,
     :func:`plot_error_curves` without a guide, a dotted vertical line at ``current``.
@@ -85,7 +85,7 @@ def plot_nystroem(X, landmarks, residuals, x, curves, *, current=None,
     landmarks : array-like of int
         Rows of X that are landmarks.
     residuals : array-like of shape (n,)
-        :math:`k(x_i, x_i) - \\|z(x_i)\\|^2`.
+        :math:`k(x_i, x_i) - \|z(x_i)\|^2`.
     x : array-like of shape (n_points,)
         The numbers of landmarks of the error curves.
     curves : dict

@@ -2,10 +2,22 @@
 vectors, coefficients, the online kernel learner."""
 import numpy as np
 
-from lsl_lib._plotting._base import (AXIS_LABELS, MAX_WIDTH, new_figure, _count_on_twin_axis,
-                                     _legend_below, _mark_support, _readable_log_ticks,
-                                     _trace_axis)
+from lsl_lib._plotting._base import (
+    AXIS_LABELS,
+    MAX_WIDTH,
+    _count_on_twin_axis,
+    _legend_below,
+    _mark_support,
+    _readable_log_ticks,
+    _trace_axis,
+    new_figure,
+)
 from lsl_lib._plotting.pegasos import plot_decision_boundary
+
+__all__ = [
+    "plot_margin_losses", "plot_support", "plot_coefficients", "plot_online_kernel",
+    "plot_online_convergence",
+]
 
 AXIS_LABELS.update({
     "rkhs_objective": "J(α) = ½ αᵀKα + C Σᵢ ℓ(zᵢ)",
@@ -21,21 +33,21 @@ def _one_row(ncols, widest):
 
 
 def plot_margin_losses(z, losses, psis, margin=1.0, title=None):
-    """Margin losses :math:`\\ell(z)` (left) and step factors :math:`\\psi(z) = -\\ell'(z)` (right).
+    r"""Margin losses :math:`\ell(z)` (left) and step factors :math:`\psi(z) = -\ell'(z)` (right).
 
-    In the unified online kernel learner an example with margin :math:`z = y\\,o(x)` moves
-    its coefficient by :math:`\\Lambda = \\eta C y\\,\\psi(z)`: where :math:`\\psi = 0` it is not
-    touched, where :math:`\\psi < 0` it is pushed back towards the margin. The region
-    :math:`z \\ge` ``margin`` (examples beyond the margin) is shaded on both axes.
+    In the unified online kernel learner an example with margin :math:`z = y\,o(x)` moves
+    its coefficient by :math:`\Lambda = \eta C y\,\psi(z)`: where :math:`\psi = 0` it is not
+    touched, where :math:`\psi < 0` it is pushed back towards the margin. The region
+    :math:`z \ge` ``margin`` (examples beyond the margin) is shaded on both axes.
 
     Parameters
     ----------
     z : ndarray of shape (m,)
         Margins, on the x-axis.
     losses : dict
-        Label -> :math:`\\ell(z)`, ndarray of shape (m,).
+        Label -> :math:`\ell(z)`, ndarray of shape (m,).
     psis : dict
-        Label -> :math:`\\psi(z)`, same labels (a label missing here is not drawn on the right).
+        Label -> :math:`\psi(z)`, same labels (a label missing here is not drawn on the right).
     margin : float or None, default=1.0
         Where the shaded region starts (None: no shading).
     title : str, optional
@@ -77,11 +89,11 @@ def plot_margin_losses(z, losses, psis, margin=1.0, title=None):
 
 
 def plot_support(estimators, X, y, resolution=150, title=None):
-    """Decision boundaries of fitted kernel classifiers with their support vectors marked.
+    r"""Decision boundaries of fitted kernel classifiers with their support vectors marked.
 
     One panel per estimator: the regions of :func:`plot_decision_boundary` (boundary solid,
-    margins :math:`o(x) = \\pm 1` dashed) and a circle around every training example with a
-    non-zero coefficient, of area proportional to :math:`|\\alpha_j|`; the legend counts them.
+    margins :math:`o(x) = \pm 1` dashed) and a circle around every training example with a
+    non-zero coefficient, of area proportional to :math:`|\alpha_j|`; the legend counts them.
 
     Parameters
     ----------
@@ -116,16 +128,16 @@ def plot_support(estimators, X, y, resolution=150, title=None):
 
 
 def plot_coefficients(coefficients, title=None):
-    """The coefficients of several models, sorted by magnitude: how sparse is each solution?
+    r"""The coefficients of several models, sorted by magnitude: how sparse is each solution?
 
-    One line per model: :math:`|\\alpha|` sorted in decreasing order against the rank, on a
+    One line per model: :math:`|\alpha|` sorted in decreasing order against the rank, on a
     log scale, so that exact zeros (which a log axis cannot show) end a line early; the
     legend counts the non-zeros.
 
     Parameters
     ----------
     coefficients : dict
-        Label -> ndarray of shape (n,): all the coefficients :math:`\\alpha` of a model
+        Label -> ndarray of shape (n,): all the coefficients :math:`\alpha` of a model
         (``alpha_``), zeros included.
     title : str, optional
 
@@ -157,11 +169,11 @@ def plot_coefficients(coefficients, title=None):
 
 
 def plot_online_kernel(estimator, X, y, history=None, message=None, resolution=150, title=None):
-    """A fitted online kernel classifier on 2-D data and, if given, its error curves.
+    r"""A fitted online kernel classifier on 2-D data and, if given, its error curves.
 
     Left: the regions of :func:`plot_decision_boundary` (boundary solid, margins
-    :math:`o(x) = \\pm 1` dashed) with the examples of non-zero coefficient circled, area
-    :math:`\\propto |\\alpha_j|`, as in :func:`plot_support`. Right: the training error and, if
+    :math:`o(x) = \pm 1` dashed) with the examples of non-zero coefficient circled, area
+    :math:`\propto |\alpha_j|`, as in :func:`plot_support`. Right: the training error and, if
     recorded, the test error against the epochs, with the number of non-zero coefficients on
     a right-hand axis (dashed).
 
@@ -233,10 +245,10 @@ def plot_online_kernel(estimator, X, y, history=None, message=None, resolution=1
 
 def plot_online_convergence(histories, columns=("rkhs_objective", "train_error", "test_error"),
                             title=None):
-    """Convergence of online kernel learners: the objective and the errors against the epochs.
+    r"""Convergence of online kernel learners: the objective and the errors against the epochs.
 
     One axis per column, one line per model, epochs on a log scale; the objective
-    (``rkhs_objective``, :math:`J(\\alpha) = \\frac12\\alpha^\\top K\\alpha + C\\sum_i\\ell(z_i)`,
+    (``rkhs_objective``, :math:`J(\alpha) = \frac12\alpha^\top K\alpha + C\sum_i\ell(z_i)`,
     the function whose :math:`K^{-1}`-preconditioned coordinate steps the update rule takes) on
     a log scale too. Both log axes carry ticks at 1, 2 and 5 times the powers of ten, and the
     legend sits under the axes, off the curves.

@@ -3,7 +3,12 @@ decision boundaries, weight images."""
 import numpy as np
 from matplotlib.figure import Figure
 
-from lsl_lib._plotting._base import AXIS_LABELS, new_figure, _mean_and_band, _readable_log_ticks
+from lsl_lib._plotting._base import AXIS_LABELS, _mean_and_band, _readable_log_ticks, new_figure
+
+__all__ = [
+    "plot_minibatch", "plot_training_set_size", "plot_decision_boundary", "plot_weight_images",
+]
+
 
 def plot_minibatch(batch_sizes, suboptimality, band=(0, 100), title=None):
     """Suboptimality at a fixed budget kT against the mini-batch size k.

@@ -2,8 +2,15 @@
 and the theorems' settings beside the practical ones."""
 import numpy as np
 
-from lsl_lib._plotting._base import (AXIS_LABELS, _mean_and_band, _trace_axis,
-                                    new_figure, plot_convergence)
+from lsl_lib._plotting._base import (
+    AXIS_LABELS,
+    _mean_and_band,
+    _trace_axis,
+    new_figure,
+    plot_convergence,
+)
+
+__all__ = ["plot_convergence_bound", "plot_theorems_and_practice"]
 
 AXIS_LABELS.update({
     "effective_passes": "effective passes (gradient evaluations / n)",

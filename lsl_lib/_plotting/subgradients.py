@@ -5,6 +5,11 @@ from matplotlib.figure import Figure
 
 from lsl_lib._plotting._base import new_figure
 
+__all__ = [
+    "plot_subdifferentials", "plot_losses", "plot_subgradient", "plot_step_sizes",
+    "plot_subgradient_descent",
+]
+
 _KINK_PROBE = 1e-7  # half-width of the window in which one-sided slopes are read
 
 
@@ -35,11 +40,11 @@ def _line_label(loss):
 
 
 def plot_subdifferentials():
-    """The two kinks of the lecture and the supporting lines through them.
+    r"""The two kinks of the lecture and the supporting lines through them.
 
-    Left, :math:`f(x) = |x|`: every line :math:`g x` with :math:`g \\in [-1, 1]`
-    stays below f and touches it at 0, so :math:`\\partial f(0) = [-1, 1]`. Right,
-    the hinge :math:`\\max(0, 1 - z)` of the margin :math:`z = ys`: the lines
+    Left, :math:`f(x) = |x|`: every line :math:`g x` with :math:`g \in [-1, 1]`
+    stays below f and touches it at 0, so :math:`\partial f(0) = [-1, 1]`. Right,
+    the hinge :math:`\max(0, 1 - z)` of the margin :math:`z = ys`: the lines
     through :math:`(1, 0)` with slopes in :math:`[-1, 0]`. The shaded fans are the
     union of the supporting lines.
 
@@ -76,7 +81,7 @@ def plot_subdifferentials():
 
 def plot_losses(losses=("hinge", "log", "squared", "epsilon_insensitive"), epsilon=0.5,
                 zero_one=True):
-    """The losses of the lecture's table (top) and their subgradients (bottom).
+    r"""The losses of the lecture's table (top) and their subgradients (bottom).
 
     Classification losses against the margin :math:`z = ys` (left), regression
     losses against the residual :math:`r = s - y` (right). In the bottom row a jump
@@ -91,7 +96,7 @@ def plot_losses(losses=("hinge", "log", "squared", "epsilon_insensitive"), epsil
     epsilon : float, default=0.5
         Width of the insensitive tube of ``'epsilon_insensitive'``.
     zero_one : bool, default=True
-        Also draw the 0-1 loss :math:`\\mathbb{1}[z \\le 0]`, the non-convex loss
+        Also draw the 0-1 loss :math:`\mathbb{1}[z \le 0]`, the non-convex loss
         that the classification losses replace.
 
     Returns

@@ -29,18 +29,18 @@ LLSVM, O(B d) for AMM, against O(T) for kernel Pegasos.
 
 Each reference and its compiled twin (the table of each file's docstring):
 
-=======================================  =============================  ==========================
-paper                                    reference                      compiled
-=======================================  =============================  ==========================
-BSGD, Alg. 1: the steps of a chunk       :func:`bsgd_numpy_chunk`       ``_bsgd_numba_chunk``
-BSGD maintenance: removal                :func:`removal_numpy`          ``_removal_numba``
-BSGD maintenance: projection             :func:`projection_numpy`       ``_projection_numba``
-BSGD maintenance: merging                :func:`merging_numpy`          ``_merging_numba``
-merging: :math:`\|A_z\|^2` at h          :func:`merge_objective`        ``_merge_objective_numba``
-merging: golden-section search of h      :func:`golden_section_numpy`   ``_golden_section_numba``
-merging: h of a partner                  :func:`merge_position_numpy`   ``_merge_position_numba``
-AMM: the steps of a chunk                :func:`amm_numpy_chunk`        ``_amm_numba_chunk``
-=======================================  =============================  ==========================
+===================================  =============================  ==========================
+paper                                reference                      compiled
+===================================  =============================  ==========================
+BSGD, Alg. 1: the steps of a chunk   :func:`bsgd_numpy_chunk`       ``_bsgd_numba_chunk``
+BSGD maintenance: removal            :func:`removal_numpy`          ``_removal_numba``
+BSGD maintenance: projection         :func:`projection_numpy`       ``_projection_numba``
+BSGD maintenance: merging            :func:`merging_numpy`          ``_merging_numba``
+merging: :math:`\|A_z\|^2` at h      :func:`merge_objective_numpy`  ``_merge_objective_numba``
+merging: golden-section search of h  :func:`golden_section_numpy`   ``_golden_section_numba``
+merging: h of a partner              :func:`merge_position_numpy`   ``_merge_position_numba``
+AMM: the steps of a chunk            :func:`amm_numpy_chunk`        ``_amm_numba_chunk``
+===================================  =============================  ==========================
 
 References
 ----------
@@ -57,7 +57,6 @@ Djuric, Lan, Vucetic, Wang. BudgetedSVM: a toolbox for scalable SVM approximatio
 JMLR 14, 2013, 3813-3817.
 """
 from lsl_lib.budgeted._amm import (
-    AMM_MODES,
     AdaptiveMultiHyperplaneClassifier,
     amm,
     amm_assignments,
@@ -74,20 +73,13 @@ from lsl_lib.budgeted._bsgd import (
     bsgd_objective,
     support_and_coefficients,
 )
-from lsl_lib.budgeted._checks import FLAT_KERNEL_ROWS, FLAT_KERNEL_SPREAD, warn_if_kernel_is_flat
-from lsl_lib.budgeted._llsvm import LANDMARKS, LowRankLinearizedSVC
+from lsl_lib.budgeted._checks import warn_if_kernel_is_flat
+from lsl_lib.budgeted._llsvm import LowRankLinearizedSVC
 from lsl_lib.budgeted._maintenance import (
-    GOLDEN_ITERATIONS,
-    GOLDEN_RATIO,
-    GOLDEN_TIE,
-    MAINTENANCES,
-    MERGING,
-    PROJECTION,
     PROJECTION_JITTER,
-    REMOVAL,
     count_kernel_evaluations,
     golden_section_numpy,
-    merge_objective,
+    merge_objective_numpy,
     merge_position_numpy,
     merging_numpy,
     projection_numpy,
@@ -104,13 +96,11 @@ __all__ = [
     "bsgd_objective", "prune_hyperplanes", "support_and_coefficients", "warn_if_kernel_is_flat",
     "count_kernel_evaluations",
     # the numpy references
-    "amm_numpy_chunk", "bsgd_numpy_chunk", "golden_section_numpy", "merge_objective",
+    "amm_numpy_chunk", "bsgd_numpy_chunk", "golden_section_numpy", "merge_objective_numpy",
     "merge_position_numpy", "merging_numpy", "projection_numpy", "removal_numpy",
     "remove_slot_numpy", "smallest_norm_numpy",
     # the constants
-    "AMM_MODES", "FLAT_KERNEL_ROWS", "FLAT_KERNEL_SPREAD", "GOLDEN_ITERATIONS", "GOLDEN_RATIO",
-    "GOLDEN_TIE", "LANDMARKS", "MAINTENANCES", "MERGING", "PROJECTION", "PROJECTION_JITTER",
-    "REMOVAL",
+    "PROJECTION_JITTER",
 ]
 
 

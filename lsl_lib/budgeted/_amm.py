@@ -46,11 +46,11 @@ from lsl_lib._core.validation import (
 )
 from lsl_lib.budgeted._checks import _check_iterations
 
-__all__ = ["AMM_MODES", "AdaptiveMultiHyperplaneClassifier", "amm", "amm_assignments",
+__all__ = ["AdaptiveMultiHyperplaneClassifier", "amm", "amm_assignments",
            "amm_class_scores", "amm_numpy_chunk", "amm_objective", "prune_hyperplanes"]
 
 
-AMM_MODES = ("batch", "online")
+_AMM_MODES = ("batch", "online")
 
 
 def amm_numpy_chunk(X, y, W, active, z, indices, t0, lam, online):
@@ -304,9 +304,7 @@ def amm(X, y, lam, n_classes, budget, *, mode="online", n_epochs=5, prune_every=
     prune_c : float, default=10.0
     sampling : {'reshuffle', 'permutation', 'iid'}, default='reshuffle'
     sample_weight : ndarray of shape (n,) or None, default=None
-        Non-negative weights, not all zero: the examples are drawn in proportion to them
-        (:func:`lsl_lib._core.sampling.weighted_sample_indices`; integer weights draw the indices
-        of the rows repeated :math:`s_i` times, zero: dropped), and an epoch is n
+        Non-negative weights :math:`s_i`, drawn in proportion (:mod:`lsl_lib`); an epoch is n
         iterations, n the rows of positive weight. None: every weight 1.
     record_every : int or None, default=None
         Record the trace every that many iterations (and at the start and the end).
@@ -336,8 +334,8 @@ def amm(X, y, lam, n_classes, budget, *, mode="online", n_epochs=5, prune_every=
     back into W only at those fixed iterations, so the iterates do not depend on where the
     chunks end, nor on ``record_every``.
     """
-    if mode not in AMM_MODES:
-        raise ValueError(f"mode must be one of {AMM_MODES}, got {mode!r}.")
+    if mode not in _AMM_MODES:
+        raise ValueError(f"mode must be one of {_AMM_MODES}, got {mode!r}.")
     if not lam > 0:
         raise ValueError(f"lam must be > 0, got {lam}.")
     if not (budget >= 1 and n_epochs >= 1):
@@ -486,11 +484,10 @@ class AdaptiveMultiHyperplaneClassifier(ScoreClassifierMixin, BaseEstimator):
     :math:`aV` so the shrink is O(1)); prediction :math:`O(KB\,\mathrm{nnz}(x))`; the
     model holds at most KB hyperplanes of dimension d.
 
-    *Stability and interrupting.* Each hyperplane is an average of steps
-    :math:`\pm x/\lambda` (the shrink :math:`1 - 1/t` with the step :math:`1/(\lambda t)`),
-    so :math:`\|w_{ij}\| \le \max_n\|x_n\|/\lambda`: AMM does not diverge. Ctrl-C (or
-    Jupyter's interrupt) stops a fit within about 0.1 s
-    (:func:`~lsl_lib._core.run_loop.run_chunks`) and leaves the estimator unfitted.
+    *Stability.* Each hyperplane is an average of steps :math:`\pm x/\lambda` (the shrink
+    :math:`1 - 1/t` with the step :math:`1/(\lambda t)`), so
+    :math:`\|w_{ij}\| \le \max_n\|x_n\|/\lambda`: AMM does not diverge.
+    Backends, traces, Ctrl-C, sample weights: :mod:`lsl_lib`, "Using the estimators".
 
     *Scaling.* Like every stochastic gradient method on a linear model, AMM is not
     invariant to the scale of the features, and it does not rescale them: one column
@@ -529,7 +526,7 @@ class AdaptiveMultiHyperplaneClassifier(ScoreClassifierMixin, BaseEstimator):
     _parameter_constraints = {
         "lam": [Interval(Real, 0, None, closed="neither")],
         "budget": [Interval(Integral, 1, None, closed="left")],
-        "mode": [StrOptions(set(AMM_MODES))],
+        "mode": [StrOptions(set(_AMM_MODES))],
         "n_epochs": [Interval(Integral, 1, None, closed="left")],
         "prune_every": [Interval(Integral, 1, None, closed="left"), None],
         "prune_c": [Interval(Real, 0, None, closed="left")],
@@ -567,11 +564,7 @@ class AdaptiveMultiHyperplaneClassifier(ScoreClassifierMixin, BaseEstimator):
         X : {array-like, sparse matrix} of shape (n_samples, n_features)
         y : array-like of shape (n_samples,)
         sample_weight : array-like of shape (n_samples,), default=None
-            Non-negative weights :math:`s_i`: the risk becomes
-            :math:`\frac{1}{\sum_i s_i}\sum_i s_i\ell_i` and the examples are drawn in
-            proportion to :math:`s_i` (:func:`lsl_lib._core.sampling.weighted_sample_indices`).
-            Non-integer weights need ``sampling='iid'`` (the permutation schemes permute
-            the rows repeated :math:`s_i` times). A zero weight is the row removed; an
+            Non-negative weights :math:`s_i`, drawn in proportion (:mod:`lsl_lib`). An
             epoch is n iterations, n the rows of positive weight, so integer weights give
             the model of the repeated rows for the same number of iterations (online mode).
 

@@ -60,9 +60,9 @@ from lsl_lib._core.validation import (
 )
 from lsl_lib.budgeted._checks import _check_iterations, warn_if_kernel_is_flat
 from lsl_lib.budgeted._maintenance import (
-    MAINTENANCES,
-    PROJECTION,
-    REMOVAL,
+    _MAINTENANCES,
+    _PROJECTION,
+    _REMOVAL,
     _merging_numba,
     _projection_numba,
     _removal_numba,
@@ -78,13 +78,13 @@ __all__ = ["BudgetedKernelSGDClassifier", "BudgetedSGDState", "bsgd", "bsgd_nump
 
 
 class BudgetedSGDState:
-    """Where a BSGD run stands. Coefficients are stored unscaled:
+    r"""Where a BSGD run stands. Coefficients are stored unscaled:
 
-    .. math:: w_{t+1} = \\frac{1}{\\lambda t}\\sum_{j \\le m} A_j\\,\\varphi(s_j),
+    .. math:: w_{t+1} = \frac{1}{\lambda t}\sum_{j \le m} A_j\,\varphi(s_j),
 
     so the shrink :math:`(1 - 1/t)` of every step is the change of the scalar
-    :math:`1/(\\lambda t)`, a violator adds :math:`\\pm 1` to A, and the margin test
-    :math:`y f(x) < 1` reads :math:`y\\,A^\\top k < \\lambda (t-1)`, as in kernel Pegasos.
+    :math:`1/(\lambda t)`, a violator adds :math:`\pm 1` to A, and the margin test
+    :math:`y f(x) < 1` reads :math:`y\,A^\top k < \lambda (t-1)`, as in kernel Pegasos.
 
     Attributes
     ----------
@@ -103,12 +103,12 @@ class BudgetedSGDState:
     m, t : int
         Support size and iterations done.
     degradation : float
-        :math:`\\sum_t \\|\\Delta_t\\|^2`, the squared weight degradations of all maintenances.
+        :math:`\sum_t \|\Delta_t\|^2`, the squared weight degradations of all maintenances.
     gradient_error : float
-        :math:`\\sum_t \\|E_t\\|`, :math:`E_t = \\Delta_t/\\eta_t` the gradient error of
-        Wang et al.'s Theorem 1: the unscaled change :math:`\\|\\Delta A\\|_K` of a
-        maintenance, since :math:`\\Delta_t = \\Delta A/(\\lambda t)` and
-        :math:`\\eta_t = 1/(\\lambda t)`.
+        :math:`\sum_t \|E_t\|`, :math:`E_t = \Delta_t/\eta_t` the gradient error of
+        Wang et al.'s Theorem 1: the unscaled change :math:`\|\Delta A\|_K` of a
+        maintenance, since :math:`\Delta_t = \Delta A/(\lambda t)` and
+        :math:`\eta_t = 1/(\lambda t)`.
     kernel_evaluations : int
         Kernel values computed, counted as :func:`count_kernel_evaluations` says (the same
         count on both paths).
@@ -166,9 +166,9 @@ def bsgd_numpy_chunk(X, y, state, indices, lam, budget, maintenance, kernel, gam
                 state.A[j, 0] += y[i]
             if state.m > budget:
                 state.kernel_evaluations += count_kernel_evaluations(maintenance, state.m)
-                if maintenance == REMOVAL:
+                if maintenance == _REMOVAL:
                     degradation = removal_numpy(state, kernel, gamma, degree, coef0)
-                elif maintenance == PROJECTION:
+                elif maintenance == _PROJECTION:
                     degradation = projection_numpy(state, kernel, gamma, degree, coef0)
                 else:
                     degradation = merging_numpy(state, gamma)
@@ -183,8 +183,8 @@ def bsgd_numpy_chunk(X, y, state, indices, lam, budget, maintenance, kernel, gam
 
 @jit
 def _bsgd_numba_chunk(X, x_data, x_indices, x_indptr, buffer, y, sv, svT, A, source, position, m,
-                      t0, indices, lam, budget, strategy, code, gamma, degree, coef0, row, scores,
-                      totals):
+                      t0, indices, lam, budget, strategy, kernel_code, gamma, degree, coef0, row,
+                      scores, totals):
     """The iterations of :func:`bsgd_numpy_chunk`, compiled. X's rows are dense or the CSR
     arrays of :func:`lsl_lib._core.kernel_loops.compiled_rows` (a row is scattered into ``buffer``).
     ``totals`` accumulates [Σ‖Δ_t‖², number of maintenances, Σ‖E_t‖, kernel evaluations]
@@ -202,7 +202,7 @@ def _bsgd_numba_chunk(X, x_data, x_indices, x_indptr, buffer, y, sv, svT, A, sou
         else:
             x = X[i]
         # all B + 1 columns, m of them in use: a contiguous loop the compiler vectorises
-        kernel_column_numba(code, svT, x, gamma, degree, coef0, row)
+        kernel_column_numba(kernel_code, svT, x, gamma, degree, coef0, row)
         totals[3] += m  # the m values in use (the loop fills all B + 1 columns)
         for c in range(n_columns):
             s = 0.0
@@ -234,13 +234,13 @@ def _bsgd_numba_chunk(X, x_data, x_indices, x_indptr, buffer, y, sv, svT, A, sou
             else:
                 A[j, 0] += y[i]
             if m > budget:
-                if strategy == REMOVAL:
+                if strategy == _REMOVAL:
                     totals[3] += 1
-                    m, degradation = _removal_numba(sv, svT, A, source, position, m, code,
+                    m, degradation = _removal_numba(sv, svT, A, source, position, m, kernel_code,
                                                     gamma, degree, coef0)
-                elif strategy == PROJECTION:
+                elif strategy == _PROJECTION:
                     totals[3] += (m - 1) * m // 2 + m
-                    m, degradation = _projection_numba(sv, svT, A, source, position, m, code,
+                    m, degradation = _projection_numba(sv, svT, A, source, position, m, kernel_code,
                                                        gamma, degree, coef0)
                 else:
                     totals[3] += m
@@ -256,8 +256,8 @@ def _bsgd_numba_chunk(X, x_data, x_indices, x_indptr, buffer, y, sv, svT, A, sou
 # ---- the driver, the objective, the estimator ----
 
 def _check_maintenance(maintenance, kernel, budget):
-    if maintenance not in MAINTENANCES:
-        raise ValueError(f"maintenance must be one of {MAINTENANCES}, got {maintenance!r}.")
+    if maintenance not in _MAINTENANCES:
+        raise ValueError(f"maintenance must be one of {_MAINTENANCES}, got {maintenance!r}.")
     if maintenance == "merging" and kernel != "gaussian":
         raise ValueError(f"maintenance='merging' needs kernel='gaussian' (the merged point of "
                          f"two Gaussian support vectors lies on the segment between them), got "
@@ -289,10 +289,8 @@ def bsgd(X, y, lam, n_iter, budget=100, maintenance="merging", *, kernel="gaussi
     n_classes : int, default=2
     sampling : {'iid', 'permutation', 'reshuffle'}, default='iid'
     sample_weight : ndarray of shape (n,) or None, default=None
-        Non-negative weights :math:`s_i`, not all zero: examples are drawn in proportion
-        to them (:func:`lsl_lib._core.sampling.weighted_sample_indices`), so that the run descends
-        the weighted risk; integer weights draw exactly the indices of the rows repeated
-        :math:`s_i` times (zero: dropped). None: every weight 1.
+        Non-negative weights :math:`s_i`, drawn in proportion (:mod:`lsl_lib`). None:
+        every weight 1.
     record_every : int or None, default=None
     backend : {'auto', 'numba', 'numpy'}, default='auto'
     random_state : None, int or numpy.random.Generator, default=None
@@ -315,7 +313,8 @@ def bsgd(X, y, lam, n_iter, budget=100, maintenance="merging", *, kernel="gaussi
         ``state`` is then that of the last whole chunk.
     """
     n_samples, n_features = X.shape
-    code, gamma, degree, coef0 = check_kernel_params(kernel, gamma, degree, coef0, n_features)
+    kernel_code, gamma, degree, coef0 = check_kernel_params(kernel, gamma, degree, coef0,
+                                                            n_features)
     _check_maintenance(maintenance, kernel, budget)
     if not lam > 0:
         raise ValueError(f"lam must be > 0, got {lam}.")
@@ -326,7 +325,7 @@ def bsgd(X, y, lam, n_iter, budget=100, maintenance="merging", *, kernel="gaussi
     rows = compiled_rows(X, kernel)
     if not sp.issparse(X):
         X = rows[0]
-    strategy = MAINTENANCES.index(maintenance)
+    strategy = _MAINTENANCES.index(maintenance)
     rng = check_random_state(random_state)
     if sample_weight is None:
         indices = sample_indices(n_samples, n_iter, 1, sampling, rng)[:, 0]
@@ -359,8 +358,8 @@ def bsgd(X, y, lam, n_iter, budget=100, maintenance="merging", *, kernel="gaussi
                          state.kernel_evaluations)
             state.m = _bsgd_numba_chunk(
                 *rows[:4], buffer, y, state.sv, state.svT, state.A, state.source, state.position,
-                state.m, state.t, indices[start:stop], float(lam), budget, strategy, code, gamma,
-                degree, coef0, row, scores, totals)
+                state.m, state.t, indices[start:stop], float(lam), budget, strategy, kernel_code,
+                gamma, degree, coef0, row, scores, totals)
             state.t += stop - start
             state.degradation, state.n_maintenance = totals[0], int(totals[1])
             state.gradient_error, state.kernel_evaluations = totals[2], int(totals[3])
@@ -527,14 +526,13 @@ class BudgetedKernelSGDClassifier(ScoreClassifierMixin, BaseEstimator):
     the last iterate (as the toolbox does): the average of the iterates, which the bound
     covers in expectation, would hold every support vector ever used.
 
-    *Interrupting.* Ctrl-C (or Jupyter's interrupt) stops a fit within about 0.1 s
-    (:func:`~lsl_lib._core.run_loop.run_chunks`) and leaves the estimator unfitted.
+    Backends, traces, Ctrl-C, sample weights: :mod:`lsl_lib`, "Using the estimators".
 
     *Scaling.* ``gamma='scale'`` is :math:`1/(d\,\mathrm{Var}(X))`, the variance over all
     entries of X, as ``SVC``'s: columns with a large offset or scale inflate it, and the
     kernel then becomes nearly constant (ten constant columns of 1e3 send the model to the
     majority class). ``fit`` warns when the kernel values on 100 rows of X differ by
-    less than ``FLAT_KERNEL_SPREAD`` of their size (:func:`warn_if_kernel_is_flat`);
+    less than ``_FLAT_KERNEL_SPREAD`` of their size (:func:`warn_if_kernel_is_flat`);
     standardise the features or set ``gamma``.
 
     The defaults are kernel Pegasos' (λ = 1/n, that is C = 1, and ``gamma='scale'``)
@@ -562,7 +560,7 @@ class BudgetedKernelSGDClassifier(ScoreClassifierMixin, BaseEstimator):
     _parameter_constraints = {
         "lam": [Interval(Real, 0, None, closed="neither"), None],
         "budget": [Interval(Integral, 1, None, closed="left")],
-        "maintenance": [StrOptions(set(MAINTENANCES))],
+        "maintenance": [StrOptions(set(_MAINTENANCES))],
         "n_iter": [Interval(Integral, 1, None, closed="left"), None],
         **LEARNER_KERNEL_CONSTRAINTS,
         "verbose": ["boolean"],
@@ -602,14 +600,11 @@ class BudgetedKernelSGDClassifier(ScoreClassifierMixin, BaseEstimator):
         X : {array-like, sparse matrix} of shape (n_samples, n_features)
         y : array-like of shape (n_samples,)
         sample_weight : array-like of shape (n_samples,), default=None
-            Non-negative weights :math:`s_i`: the risk becomes
-            :math:`\frac{1}{\sum_i s_i}\sum_i s_i\ell_i` and the examples are drawn in
-            proportion to :math:`s_i` (:func:`lsl_lib._core.sampling.weighted_sample_indices`;
-            non-integer weights need ``sampling='iid'``). A zero weight is the row removed;
-            integer weights draw the rows repeated :math:`s_i` times, which gives the same
-            decision function as long as no maintenance runs (a repeated row takes one
-            support slot here, several in the repeated data). ``n_iter=None`` counts
-            passes in rows of positive weight, ``gamma='scale'`` is computed on them.
+            Non-negative weights :math:`s_i`, drawn in proportion (:mod:`lsl_lib`).
+            Integer weights give the decision function of the repeated rows as long as no
+            maintenance runs (a repeated row takes one support slot here, several in the
+            repeated data). ``n_iter=None`` counts passes in rows of positive weight,
+            ``gamma='scale'`` is computed on them.
 
         Returns
         -------

@@ -7,7 +7,7 @@ import numpy as np
 from lsl_lib._core.sampling import MAX_INDICES
 from lsl_lib.kernels import kernel_matrix
 
-__all__ = ["FLAT_KERNEL_ROWS", "FLAT_KERNEL_SPREAD", "warn_if_kernel_is_flat"]
+__all__ = ["warn_if_kernel_is_flat"]
 
 
 def _check_iterations(n_iter, parameter, largest):
@@ -22,17 +22,17 @@ def _check_iterations(n_iter, parameter, largest):
 
 #: ``fit`` looks at the kernel on this many rows of X, evenly spaced (a block small enough to
 #: cost nothing beside a fit; timed in benchmarks/README.md, §Budgeted kernel machines) ...
-FLAT_KERNEL_ROWS = 100
+_FLAT_KERNEL_ROWS = 100
 #: ... and warns when its values there differ by less than this fraction of their size.
-FLAT_KERNEL_SPREAD = 1e-3
+_FLAT_KERNEL_SPREAD = 1e-3
 
 
 def warn_if_kernel_is_flat(X, kernel="gaussian", gamma=None, degree=3, coef0=1.0):
     r"""Warn (``UserWarning``) when the kernel is nearly constant on X.
 
-    The kernel matrix K of ``FLAT_KERNEL_ROWS`` evenly spaced rows of X (no random draw:
+    The kernel matrix K of ``_FLAT_KERNEL_ROWS`` evenly spaced rows of X (no random draw:
     the fit's random stream is untouched) is flat when
-    :math:`\max K - \min K \le` ``FLAT_KERNEL_SPREAD`` :math:`\cdot \max |K|`. A kernel
+    :math:`\max K - \min K \le` ``_FLAT_KERNEL_SPREAD`` :math:`\cdot \max |K|`. A kernel
     machine then sees every example alike and predicts the majority class: so it goes
     with ``gamma='scale'`` when constant columns of large value inflate the variance of X,
     or with an inner-product kernel whose constant part dominates :math:`x^\top x'`.
@@ -42,11 +42,11 @@ def warn_if_kernel_is_flat(X, kernel="gaussian", gamma=None, degree=3, coef0=1.0
     n = X.shape[0]
     if n < 2:
         return
-    rows = np.unique(np.linspace(0, n - 1, min(n, FLAT_KERNEL_ROWS)).astype(np.int64))
+    rows = np.unique(np.linspace(0, n - 1, min(n, _FLAT_KERNEL_ROWS)).astype(np.int64))
     K = kernel_matrix(X[rows], None, kernel, gamma, degree, coef0)
     size = float(np.abs(K).max())
     spread = float(K.max() - K.min())
-    if spread > FLAT_KERNEL_SPREAD * size:
+    if spread > _FLAT_KERNEL_SPREAD * size:
         return
     where = (f"gamma={gamma:.3g} makes gamma * ||x - x'||^2 tiny" if kernel not in
              ("linear", "polynomial") else "a constant part dominates the products x . x'")

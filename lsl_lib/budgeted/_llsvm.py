@@ -42,10 +42,10 @@ from lsl_lib.coordinate_descent import dual_cd
 from lsl_lib.kernels import fitted_gamma, kernel_matrix
 from lsl_lib.nystroem import inverse_square_root
 
-__all__ = ["LANDMARKS", "LowRankLinearizedSVC"]
+__all__ = ["LowRankLinearizedSVC"]
 
 
-LANDMARKS = ("random", "kmeans")
+_LANDMARKS = ("random", "kmeans")
 
 
 class LowRankLinearizedSVC(ScoreClassifierMixin, BaseEstimator):
@@ -134,7 +134,7 @@ class LowRankLinearizedSVC(ScoreClassifierMixin, BaseEstimator):
     (:func:`warn_if_kernel_is_flat`: constant columns of large value inflate
     ``gamma='scale'``'s variance); it does not rescale the features.
 
-    *Interrupting.* Ctrl-C leaves the estimator unfitted.
+    Backends, traces, Ctrl-C, sample weights: :mod:`lsl_lib`, "Using the estimators".
 
     References
     ----------
@@ -156,7 +156,7 @@ class LowRankLinearizedSVC(ScoreClassifierMixin, BaseEstimator):
 
     _parameter_constraints = {
         "budget": [Interval(Integral, 1, None, closed="left")],
-        "landmarks": [StrOptions(set(LANDMARKS))],
+        "landmarks": [StrOptions(set(_LANDMARKS))],
         **LEARNER_KERNEL_CONSTRAINTS,
         "C": [Interval(Real, 0, None, closed="neither")],
         "fit_intercept": ["boolean"],

@@ -16,28 +16,28 @@ support vector p of smallest :math:`\|A_p\|` and return the squared weight degra
 Each reference below works on the state object and reads as the paper; its compiled twin
 does the same arithmetic on the state's arrays and returns the new support size with
 :math:`\|\Delta\|^2`. ``_bsgd_numba_chunk`` calls the twin that its ``strategy`` (one of
-``REMOVAL``, ``PROJECTION``, ``MERGING``) names.
+``_REMOVAL``, ``_PROJECTION``, ``_MERGING``) names.
 
-========================================  ============================  ==========================
-Wang, Crammer, Vucetic (2012), Alg. 1     reference                     compiled
-========================================  ============================  ==========================
-the smallest: :math:`\arg\min_j \|A_j\|`  :func:`smallest_norm_numpy`   ``_smallest_norm_numba``
-its :math:`\|A_j\|^2`                     ``np.einsum`` by rows         ``_squared_norm_numba``
-p leaves (the last slot moves into p)     :func:`remove_slot_numpy`     ``_remove_slot_numba``
-removal: :math:`w - A_p\varphi(s_p)`      :func:`removal_numpy`         ``_removal_numba``
-projection: :math:`A_R + c A_p^\top`      :func:`projection_numpy`      ``_projection_numba``
-merging: :math:`\|A_z\|^2` at h           :func:`merge_objective`       ``_merge_objective_numba``
-merging: golden-section search of h       :func:`golden_section_numpy`  ``_golden_section_numba``
-merging: h of a partner (two brackets)    :func:`merge_position_numpy`  ``_merge_position_numba``
-merging: the best partner n; z for both   :func:`merging_numpy`         ``_merging_numba``
-one kernel value :math:`k(a, b)`          ``kernel_matrix`` entry       ``_kernel_value_numba``
-projection's solve for :math:`c`          ``scipy.linalg.solve``        ``_cholesky_solve_numba``
-========================================  ============================  ==========================
+========================================  =============================  ==========================
+Wang, Crammer, Vucetic (2012), Alg. 1     reference                      compiled
+========================================  =============================  ==========================
+the smallest: :math:`\arg\min_j \|A_j\|`  :func:`smallest_norm_numpy`    ``_smallest_norm_numba``
+its :math:`\|A_j\|^2`                     no reference: ``np.einsum``    ``_squared_norm_numba``
+p leaves (the last slot moves into p)     :func:`remove_slot_numpy`      ``_remove_slot_numba``
+removal: :math:`w - A_p\varphi(s_p)`      :func:`removal_numpy`          ``_removal_numba``
+projection: :math:`A_R + c A_p^\top`      :func:`projection_numpy`       ``_projection_numba``
+merging: :math:`\|A_z\|^2` at h           :func:`merge_objective_numpy`  ``_merge_objective_numba``
+merging: golden-section search of h       :func:`golden_section_numpy`   ``_golden_section_numba``
+merging: h of a partner (two brackets)    :func:`merge_position_numpy`   ``_merge_position_numba``
+merging: the best partner n; z for both   :func:`merging_numpy`          ``_merging_numba``
+one kernel value :math:`k(a, b)`          no reference: one entry        ``_kernel_value_numba``
+projection's solve for :math:`c`          no reference: a solve          ``_cholesky_solve_numba``
+========================================  =============================  ==========================
 
 The references search each partner's h on its own (a scalar golden-section search); the
 compiled twin searches all partners in lockstep, so that the exponentials of one step
 run in one vectorised loop (:func:`lsl_lib._core.kernel_loops.exp_numba`). The
-arithmetic of each candidate is the same on both paths, and ``GOLDEN_TIE`` makes their
+arithmetic of each candidate is the same on both paths, and ``_GOLDEN_TIE`` makes their
 comparisons agree although the compiled ``exp`` differs from numpy's in the last bits.
 
 References
@@ -63,15 +63,14 @@ from lsl_lib._core.kernel_loops import (
 from lsl_lib.kernels import kernel_matrix
 
 __all__ = [
-    "GOLDEN_ITERATIONS", "GOLDEN_RATIO", "GOLDEN_TIE", "MAINTENANCES", "MERGING",
-    "PROJECTION", "PROJECTION_JITTER", "REMOVAL", "count_kernel_evaluations",
-    "golden_section_numpy", "merge_objective", "merge_position_numpy", "merging_numpy",
+    "PROJECTION_JITTER", "count_kernel_evaluations",
+    "golden_section_numpy", "merge_objective_numpy", "merge_position_numpy", "merging_numpy",
     "projection_numpy", "removal_numpy", "remove_slot_numpy", "smallest_norm_numpy",
 ]
 
-MAINTENANCES = ("removal", "projection", "merging")
-#: The strategies' names inside compiled loops: ``MAINTENANCES[REMOVAL] == 'removal'``.
-REMOVAL, PROJECTION, MERGING = range(3)
+_MAINTENANCES = ("removal", "projection", "merging")
+#: The strategies' names inside compiled loops: ``_MAINTENANCES[_REMOVAL] == 'removal'``.
+_REMOVAL, _PROJECTION, _MERGING = range(3)
 
 #: Ridge added to the diagonal of :math:`K_{SS}` in the projection, relative to its mean
 #: diagonal: it keeps the Cholesky factorisation defined when support vectors (nearly)
@@ -80,13 +79,13 @@ PROJECTION_JITTER = 1e-8
 
 #: Golden-section iterations of the merge: each shrinks the bracket by 0.618, so 24 bring
 #: [0, 1] to width 1e-5 (the toolbox stops at 1e-4).
-GOLDEN_ITERATIONS = 24
-GOLDEN_RATIO = (math.sqrt(5.0) - 1.0) / 2.0
+_GOLDEN_ITERATIONS = 24
+_GOLDEN_RATIO = (math.sqrt(5.0) - 1.0) / 2.0
 #: Relative gap below which two values of the merge objective count as equal (the smaller
 #: h is then kept). Two support vectors with equal coefficients give a symmetric objective
 #: with two maxima: without it, which one is found would depend on the last bit of ``exp``,
 #: and the numpy and numba paths could merge into different points.
-GOLDEN_TIE = 1e-12
+_GOLDEN_TIE = 1e-12
 
 
 def count_kernel_evaluations(strategy, m):
@@ -99,9 +98,9 @@ def count_kernel_evaluations(strategy, m):
     the algorithm, not of a path: the numpy reference forms the whole :math:`K_{RR}` and
     the numba path half of it, and both add this number.
     """
-    if strategy == REMOVAL:
+    if strategy == _REMOVAL:
         return 1
-    if strategy == PROJECTION:
+    if strategy == _PROJECTION:
         return (m - 1) * m // 2 + m
     return m
 
@@ -160,7 +159,7 @@ def projection_numpy(state, kernel, gamma, degree, coef0):
     return degradation
 
 
-def merge_objective(h, norm_m, norm_n, cross, log_k):
+def merge_objective_numpy(h, norm_m, norm_n, cross, log_k):
     r""":math:`\|A_z\|^2` for :math:`z = h s_m + (1-h) s_n`, Gaussian kernel:
 
     :math:`A_z = A_m k_{mn}^{(1-h)^2} + A_n k_{mn}^{h^2}`, so
@@ -172,33 +171,33 @@ def merge_objective(h, norm_m, norm_n, cross, log_k):
 
 
 def golden_section_numpy(lo, hi, norm_m, norm_n, cross, log_k):
-    r"""The h in [lo, hi] maximising :func:`merge_objective` for one partner.
+    r"""The h in [lo, hi] maximising :func:`merge_objective_numpy` for one partner.
 
     Golden-section search: keep two inner points p < q; if :math:`f(p) \ge f(q)` (to a
-    relative ``GOLDEN_TIE``) the maximum is in [lo, q], else in [p, hi]; one new
-    evaluation per iteration, ``GOLDEN_ITERATIONS`` of them. Returns the middle of the
+    relative ``_GOLDEN_TIE``) the maximum is in [lo, q], else in [p, hi]; one new
+    evaluation per iteration, ``_GOLDEN_ITERATIONS`` of them. Returns the middle of the
     final bracket.
     """
-    p = hi - GOLDEN_RATIO * (hi - lo)
-    q = lo + GOLDEN_RATIO * (hi - lo)
-    fp = merge_objective(p, norm_m, norm_n, cross, log_k)
-    fq = merge_objective(q, norm_m, norm_n, cross, log_k)
-    for _ in range(GOLDEN_ITERATIONS):
-        if fp >= (1.0 - GOLDEN_TIE) * fq:  # the maximum is in [lo, q]: p becomes q
+    p = hi - _GOLDEN_RATIO * (hi - lo)
+    q = lo + _GOLDEN_RATIO * (hi - lo)
+    fp = merge_objective_numpy(p, norm_m, norm_n, cross, log_k)
+    fq = merge_objective_numpy(q, norm_m, norm_n, cross, log_k)
+    for _ in range(_GOLDEN_ITERATIONS):
+        if fp >= (1.0 - _GOLDEN_TIE) * fq:  # the maximum is in [lo, q]: p becomes q
             hi, q, fq = q, p, fp
-            p = hi - GOLDEN_RATIO * (hi - lo)
-            fp = merge_objective(p, norm_m, norm_n, cross, log_k)
+            p = hi - _GOLDEN_RATIO * (hi - lo)
+            fp = merge_objective_numpy(p, norm_m, norm_n, cross, log_k)
         else:  # in [p, hi]: q becomes p
             lo, p, fp = p, q, fq
-            q = lo + GOLDEN_RATIO * (hi - lo)
-            fq = merge_objective(q, norm_m, norm_n, cross, log_k)
+            q = lo + _GOLDEN_RATIO * (hi - lo)
+            fq = merge_objective_numpy(q, norm_m, norm_n, cross, log_k)
     return 0.5 * (lo + hi)
 
 
 def merge_position_numpy(norm_m, norm_n, cross, log_k):
     r"""The merge position h of one partner: the best :math:`\|A_z\|^2`.
 
-    With :math:`A_m^\top A_n \ge 0` every term of :func:`merge_objective` decreases away from
+    With :math:`A_m^\top A_n \ge 0` every term of :func:`merge_objective_numpy` decreases away from
     [0, 1], so h is searched there (the paper's case of two coefficients of one sign).
     Otherwise the best z may also lie beyond the support vector of larger coefficient,
     h in [1, 6] or [-5, 0] (as the BudgetedSVM toolbox searches; in the multiclass case
@@ -208,8 +207,8 @@ def merge_position_numpy(norm_m, norm_n, cross, log_k):
     if cross < 0:
         lo = 1.0 if norm_m >= norm_n else -5.0
         h_out = golden_section_numpy(lo, lo + 5.0, norm_m, norm_n, cross, log_k)
-        if (merge_objective(h_out, norm_m, norm_n, cross, log_k)
-                > (1.0 + GOLDEN_TIE) * merge_objective(h, norm_m, norm_n, cross, log_k)):
+        if (merge_objective_numpy(h_out, norm_m, norm_n, cross, log_k)
+                > (1.0 + _GOLDEN_TIE) * merge_objective_numpy(h, norm_m, norm_n, cross, log_k)):
             return h_out
     return h
 
@@ -230,7 +229,7 @@ def merging_numpy(state, gamma):
     norm_p, norms, cross = A[p] @ A[p], np.einsum("ij,ij->i", A, A), A @ A[p]
     h = np.array([merge_position_numpy(norm_p, norms[j], cross[j], log_k[j])
                   for j in range(m)])
-    best = merge_objective(h, norm_p, norms, cross, log_k)
+    best = merge_objective_numpy(h, norm_p, norms, cross, log_k)
     degradations = norm_p + norms + 2.0 * np.exp(log_k) * cross - best
     degradations[p] = np.inf
     n = int(np.argmin(degradations))
@@ -248,7 +247,7 @@ def merging_numpy(state, gamma):
 
 @jit
 def _squared_norm_numba(A, j):
-    """:math:`\\|A_j\\|^2`, the squared norm of row j (a sum in column order)."""
+    r""":math:`\|A_j\|^2`, the squared norm of row j (a sum in column order)."""
     s = 0.0
     for c in range(A.shape[1]):
         s += A[j, c] * A[j, c]
@@ -283,9 +282,9 @@ def _remove_slot_numba(sv, svT, A, source, position, m, p):
 
 
 @jit
-def _kernel_value_numba(code, a, b, gamma, degree, coef0, out):
-    out[0] = kernel_raw_numba(code, a, b, gamma)
-    kernel_finish_numba(code, out[:1], gamma, degree, coef0)
+def _kernel_value_numba(kernel_code, a, b, gamma, degree, coef0, out):
+    out[0] = kernel_raw_numba(kernel_code, a, b, gamma)
+    kernel_finish_numba(kernel_code, out[:1], gamma, degree, coef0)
     return out[0]
 
 
@@ -309,19 +308,19 @@ def _cholesky_solve_numba(M, b):
 
 
 @jit
-def _removal_numba(sv, svT, A, source, position, m, code, gamma, degree, coef0):
-    """:func:`removal_numpy` on the state's arrays; returns the new m and
-    :math:`\\|\\Delta\\|^2`."""
+def _removal_numba(sv, svT, A, source, position, m, kernel_code, gamma, degree, coef0):
+    r""":func:`removal_numpy` on the state's arrays; returns the new m and
+    :math:`\|\Delta\|^2`."""
     p = _smallest_norm_numba(A, m)
-    k_pp = _kernel_value_numba(code, sv[p], sv[p], gamma, degree, coef0, np.empty(1))
+    k_pp = _kernel_value_numba(kernel_code, sv[p], sv[p], gamma, degree, coef0, np.empty(1))
     degradation = _squared_norm_numba(A, p) * k_pp
     return _remove_slot_numba(sv, svT, A, source, position, m, p), degradation
 
 
 @jit
-def _projection_numba(sv, svT, A, source, position, m, code, gamma, degree, coef0):
-    """:func:`projection_numpy` on the state's arrays (the lower half of the symmetric
-    :math:`K_{RR}` computed, then mirrored); returns the new m and :math:`\\|\\Delta\\|^2`."""
+def _projection_numba(sv, svT, A, source, position, m, kernel_code, gamma, degree, coef0):
+    r""":func:`projection_numpy` on the state's arrays (the lower half of the symmetric
+    :math:`K_{RR}` computed, then mirrored); returns the new m and :math:`\|\Delta\|^2`."""
     p = _smallest_norm_numba(A, m)
     norm_p = _squared_norm_numba(A, p)
     rest = np.empty(m - 1, dtype=np.int64)
@@ -335,14 +334,14 @@ def _projection_numba(sv, svT, A, source, position, m, code, gamma, degree, coef
     trace = 0.0
     for a in range(m - 1):
         for b in range(a + 1):
-            K[a, b] = kernel_raw_numba(code, sv[rest[a]], sv[rest[b]], gamma)
-        kernel_finish_numba(code, K[a, :a + 1], gamma, degree, coef0)
+            K[a, b] = kernel_raw_numba(kernel_code, sv[rest[a]], sv[rest[b]], gamma)
+        kernel_finish_numba(kernel_code, K[a, :a + 1], gamma, degree, coef0)
         for b in range(a):
             K[b, a] = K[a, b]
         trace += K[a, a]
-        k[a] = kernel_raw_numba(code, sv[rest[a]], sv[p], gamma)
-    kernel_finish_numba(code, k, gamma, degree, coef0)
-    k_pp = _kernel_value_numba(code, sv[p], sv[p], gamma, degree, coef0, np.empty(1))
+        k[a] = kernel_raw_numba(kernel_code, sv[rest[a]], sv[p], gamma)
+    kernel_finish_numba(kernel_code, k, gamma, degree, coef0)
+    k_pp = _kernel_value_numba(kernel_code, sv[p], sv[p], gamma, degree, coef0, np.empty(1))
     eps = PROJECTION_JITTER * trace / (m - 1)
     for a in range(m - 1):
         K[a, a] += eps
@@ -359,7 +358,7 @@ def _projection_numba(sv, svT, A, source, position, m, code, gamma, degree, coef
 
 @jit
 def _merge_objective_numba(h, norm_m, norm_n, cross, log_k, out, a, b):
-    """:func:`merge_objective` for arrays of partners, the exponentials vectorised
+    """:func:`merge_objective_numpy` for arrays of partners, the exponentials vectorised
     (:func:`lsl_lib._core.kernel_loops.exp_numba`); ``a`` and ``b`` are scratch."""
     n = h.shape[0]
     for j in range(n):
@@ -376,22 +375,22 @@ def _golden_section_numba(lo, hi, norm_m, norm_n, cross, log_k):
     """:func:`golden_section_numpy` for all partners in lockstep (``lo`` and ``hi`` are
     overwritten): one vectorised evaluation of every partner's new point per iteration."""
     n = lo.shape[0]
-    p = hi - GOLDEN_RATIO * (hi - lo)
-    q = lo + GOLDEN_RATIO * (hi - lo)
+    p = hi - _GOLDEN_RATIO * (hi - lo)
+    q = lo + _GOLDEN_RATIO * (hi - lo)
     fp, fq, new, f_new = np.empty(n), np.empty(n), np.empty(n), np.empty(n)
     left = np.empty(n, dtype=np.bool_)
     a, b = np.empty(n), np.empty(n)
     _merge_objective_numba(p, norm_m, norm_n, cross, log_k, fp, a, b)
     _merge_objective_numba(q, norm_m, norm_n, cross, log_k, fq, a, b)
-    for _ in range(GOLDEN_ITERATIONS):
+    for _ in range(_GOLDEN_ITERATIONS):
         for j in range(n):
-            left[j] = fp[j] >= (1.0 - GOLDEN_TIE) * fq[j]
+            left[j] = fp[j] >= (1.0 - _GOLDEN_TIE) * fq[j]
             if left[j]:
                 hi[j] = q[j]
-                new[j] = hi[j] - GOLDEN_RATIO * (hi[j] - lo[j])
+                new[j] = hi[j] - _GOLDEN_RATIO * (hi[j] - lo[j])
             else:
                 lo[j] = p[j]
-                new[j] = lo[j] + GOLDEN_RATIO * (hi[j] - lo[j])
+                new[j] = lo[j] + _GOLDEN_RATIO * (hi[j] - lo[j])
         _merge_objective_numba(new, norm_m, norm_n, cross, log_k, f_new, a, b)
         for j in range(n):
             if left[j]:
@@ -405,9 +404,9 @@ def _golden_section_numba(lo, hi, norm_m, norm_n, cross, log_k):
 
 @jit
 def _merge_position_numba(norm_m, norm_n, cross, log_k):
-    """:func:`merge_position_numpy` for all partners: the h of each and its
-    :math:`\\|A_z\\|^2`. The outer bracket is searched for the partners with
-    :math:`A_m^\\top A_n < 0` only, in lockstep."""
+    r""":func:`merge_position_numpy` for all partners: the h of each and its
+    :math:`\|A_z\|^2`. The outer bracket is searched for the partners with
+    :math:`A_m^\top A_n < 0` only, in lockstep."""
     m = norm_n.shape[0]
     h = _golden_section_numba(np.zeros(m), np.ones(m), norm_m, norm_n, cross, log_k)
     best = np.empty(m)
@@ -424,15 +423,15 @@ def _merge_position_numba(norm_m, norm_n, cross, log_k):
         _merge_objective_numba(h_out, norm_m, norm_n[opposed], cross[opposed], log_k[opposed],
                                f_out, np.empty(n_opposed), np.empty(n_opposed))
         for o in range(n_opposed):
-            if f_out[o] > (1.0 + GOLDEN_TIE) * best[opposed[o]]:
+            if f_out[o] > (1.0 + _GOLDEN_TIE) * best[opposed[o]]:
                 h[opposed[o]], best[opposed[o]] = h_out[o], f_out[o]
     return h, best
 
 
 @jit
 def _merging_numba(sv, svT, A, source, position, m, gamma):
-    """:func:`merging_numpy` on the state's arrays (Gaussian kernel); returns the new m
-    and :math:`\\|\\Delta\\|^2`."""
+    r""":func:`merging_numpy` on the state's arrays (Gaussian kernel); returns the new m
+    and :math:`\|\Delta\|^2`."""
     p = _smallest_norm_numba(A, m)
     norm_p = _squared_norm_numba(A, p)
     log_k, norms, cross = np.empty(m), np.empty(m), np.empty(m)

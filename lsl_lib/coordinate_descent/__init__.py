@@ -83,22 +83,16 @@ Shalev-Shwartz, Zhang. Stochastic dual coordinate ascent methods for regularized
 minimization. JMLR 14, 2013.
 """
 from lsl_lib.coordinate_descent._block_kernel_ridge import (
-    ORDERS,
     BlockCDKernelRidge,
     block_cd_kernel_ridge,
 )
 from lsl_lib.coordinate_descent._dual_cd import (
-    DUAL_CD_LOSSES,
-    IID,
-    PERMUTATION,
-    RESHUFFLE,
     DualCDClassifier,
     dual_cd,
     dual_cd_numpy_epochs,
     svm_objectives,
 )
 from lsl_lib.coordinate_descent._lasso import (
-    SELECTIONS,
     LassoCD,
     gap_safe_screen,
     lasso_cd,
@@ -115,8 +109,6 @@ __all__ = [
     "gap_safe_screen", "block_cd_kernel_ridge",
     # references (their compiled twins are private)
     "dual_cd_numpy_epochs", "lasso_numpy_epochs",
-    # constants
-    "DUAL_CD_LOSSES", "RESHUFFLE", "PERMUTATION", "IID", "SELECTIONS", "ORDERS",
 ]
 
 

@@ -16,7 +16,7 @@ from lsl_lib._core.validation import ITERATIVE_CONSTRAINTS, LEARNER_KERNEL_CONST
 from lsl_lib.coordinate_descent._common import _one_blas_thread, _warn_not_converged
 from lsl_lib.kernels import check_kernel_params, fitted_gamma, kernel_matrix
 
-ORDERS = ("cyclic", "random")  # the kernel ridge blocks
+_ORDERS = ("cyclic", "random")  # the kernel ridge blocks
 
 
 def block_cd_kernel_ridge(X, y, lam, *, kernel="gaussian", gamma=None, degree=3, coef0=1.0,
@@ -79,8 +79,8 @@ def block_cd_kernel_ridge(X, y, lam, *, kernel="gaussian", gamma=None, degree=3,
         stop waits for one block's kernel columns, not an epoch's). Every step is an exact
         block minimisation (no step size): no divergence check.
     """
-    if order not in ORDERS:
-        raise ValueError(f"order must be one of {ORDERS}, got {order!r}.")
+    if order not in _ORDERS:
+        raise ValueError(f"order must be one of {_ORDERS}, got {order!r}.")
     if not lam > 0:
         raise ValueError(f"lam must be > 0, got {lam}.")
     if not (isinstance(block_size, Integral) and block_size >= 1):
@@ -214,8 +214,8 @@ class BlockCDKernelRidge(RegressorMixin, BaseEstimator):
     Measured against ``KernelRidge()`` and ``Ridge()`` in benchmarks/README.md,
     §Coordinate descent.
 
-    *Interrupting.* Ctrl-C (or Jupyter's interrupt) stops a fit at the end of the running
-    block (:func:`~lsl_lib._core.run_loop.run_chunks`) and leaves the estimator unfitted.
+    Backends, traces, Ctrl-C, sample weights: :mod:`lsl_lib`, "Using the estimators".
+    Ctrl-C waits for the running block.
 
     References
     ----------
@@ -237,7 +237,7 @@ class BlockCDKernelRidge(RegressorMixin, BaseEstimator):
         **LEARNER_KERNEL_CONSTRAINTS,
         "fit_intercept": ["boolean"],
         "block_size": [Interval(Integral, 1, None, closed="left")],
-        "order": [StrOptions(set(ORDERS))],
+        "order": [StrOptions(set(_ORDERS))],
         "n_epochs": [Interval(Integral, 1, None, closed="left")],
         "tol": [Interval(Real, 0, None, closed="left")],
         "record_every": ITERATIVE_CONSTRAINTS["record_every"],
@@ -280,7 +280,7 @@ class BlockCDKernelRidge(RegressorMixin, BaseEstimator):
         return self
 
     def predict(self, X):
-        """:math:`f(x) = \\sum_i \\alpha_i k(x_i, x) + b`, by row blocks of X (bounded memory)."""
+        r""":math:`f(x) = \sum_i \alpha_i k(x_i, x) + b`, by row blocks of X (bounded memory)."""
         check_is_fitted(self)
         X = validate_data(self, X, dtype=np.float64, reset=False)
         rows = max(1, BLOCK_ELEMENTS // len(self.X_fit_))

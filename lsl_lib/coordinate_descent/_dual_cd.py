@@ -29,12 +29,12 @@ from lsl_lib.coordinate_descent._common import (
     _warn_not_converged,
 )
 
-DUAL_CD_LOSSES = ("hinge", "squared_hinge")
+_DUAL_CD_LOSSES = ("hinge", "squared_hinge")
 #: The order of an epoch (``sampling``) as the compiled loop reads it: a new random
 #: permutation each epoch (liblinear), one permutation drawn once, uniform draws with
 #: replacement (SDCA).
-RESHUFFLE, PERMUTATION, IID = range(3)
-_SAMPLING_CODES = {"reshuffle": RESHUFFLE, "permutation": PERMUTATION, "iid": IID}
+_RESHUFFLE, _PERMUTATION, _IID = range(3)
+_SAMPLING_CODES = {"reshuffle": _RESHUFFLE, "permutation": _PERMUTATION, "iid": _IID}
 
 
 def dual_cd_numpy_epochs(X, bias, y, QD, U, D, alpha, w, orders, tol):
@@ -103,9 +103,9 @@ def _epoch_order(sampling, index, uniforms, pos, check_all):
     n coordinates (only a sweep of all of them may end the run).
     """
     n = len(index)
-    if sampling == PERMUTATION:
+    if sampling == _PERMUTATION:
         return index, pos, True
-    if sampling == RESHUFFLE:
+    if sampling == _RESHUFFLE:
         _fisher_yates(index, n, uniforms, pos)
         return index, pos + n, True
     if check_all:  # an epoch of draws passed the test: sweep all n (its uniforms unused)
@@ -117,25 +117,25 @@ def _epoch_order(sampling, index, uniforms, pos, check_all):
 def _dual_cd_numba_epochs(data, cols, indptr, bias, y, QD, upper, diag, alpha, w, index, active,
                           pg_max_old, pg_min_old, uniforms, pos, n_epochs, tol, shrinking,
                           sampling, check_all):
-    """Up to ``n_epochs`` epochs of :func:`dual_cd_numpy_epochs`, compiled, with
+    r"""Up to ``n_epochs`` epochs of :func:`dual_cd_numpy_epochs`, compiled, with
     liblinear's shrinking (Hsieh et al., Algorithm 3) and the draw of each epoch's order.
 
     X comes as ``(data, cols, indptr)`` as in :func:`~lsl_lib._core.backend.compiled_arrays`
     (dense: ``data = X.ravel()``, empty ``cols`` and ``indptr``), the index arrays
     unsigned (:func:`~lsl_lib.coordinate_descent._common._unsigned_indices`). ``index`` (a
     permutation whose first ``active`` entries are the active set) is updated in place;
-    ``pg_max_old``, ``pg_min_old`` are the shrinking thresholds :math:`\\bar M, \\bar m`:
-    with ``shrinking``, an :math:`\\alpha_i` at a bound whose gradient lies beyond them
+    ``pg_max_old``, ``pg_min_old`` are the shrinking thresholds :math:`\bar M, \bar m`:
+    with ``shrinking``, an :math:`\alpha_i` at a bound whose gradient lies beyond them
     leaves the active set.
 
-    ``sampling`` orders an epoch: ``RESHUFFLE`` shuffles the active set by Fisher-Yates
+    ``sampling`` orders an epoch: ``_RESHUFFLE`` shuffles the active set by Fisher-Yates
     (:func:`_fisher_yates_numba`), with ``active`` numbers of the stream ``uniforms``
-    from ``pos`` on; ``PERMUTATION`` sweeps ``index`` as it stands; ``IID`` (SDCA) visits
+    from ``pos`` on; ``_PERMUTATION`` sweeps ``index`` as it stands; ``_IID`` (SDCA) visits
     ``index[floor(u * active)]`` for ``active`` numbers u of the stream (with
     replacement), and so sees only part of the coordinates: when its projected gradients
     pass the test, the next epoch sweeps all n (``check_all``) before stopping. Passing
     the test with part of the coordinates shrunk also sweeps all n again. It stops when
-    :math:`\\max PG - \\min PG \\le` ``tol`` over a sweep of all n coordinates, or when
+    :math:`\max PG - \min PG \le` ``tol`` over a sweep of all n coordinates, or when
     the stream runs short (the driver refills it).
 
     Returns
@@ -149,14 +149,14 @@ def _dual_cd_numba_epochs(data, cols, indptr, bias, y, QD, upper, diag, alpha, w
     epochs = 0
     visits = 0
     converged = False
-    while epochs < n_epochs and (sampling == PERMUTATION or pos + active <= uniforms.shape[0]):
-        iid = sampling == IID and not check_all
-        if sampling == RESHUFFLE:
+    while epochs < n_epochs and (sampling == _PERMUTATION or pos + active <= uniforms.shape[0]):
+        iid = sampling == _IID and not check_all
+        if sampling == _RESHUFFLE:
             _fisher_yates_numba(index, active, uniforms, pos)
         draws = active
         t = 0
         s = 0
-        if sampling != PERMUTATION:
+        if sampling != _PERMUTATION:
             pos += active
         pg_max_new = -np.inf
         pg_min_new = np.inf
@@ -302,8 +302,8 @@ def dual_cd(X, y, C, *, loss="hinge", tol=1e-4, max_iter=1000, shrinking=True, b
         (:func:`~lsl_lib._core.run_loop.run_chunks`). Every step is an exact minimisation
         (no step size): no divergence check.
     """
-    if loss not in DUAL_CD_LOSSES:
-        raise ValueError(f"loss must be one of {DUAL_CD_LOSSES}, got {loss!r}.")
+    if loss not in _DUAL_CD_LOSSES:
+        raise ValueError(f"loss must be one of {_DUAL_CD_LOSSES}, got {loss!r}.")
     if sampling not in SCHEMES:
         raise ValueError(f"sampling must be one of {SCHEMES}, got {sampling!r}.")
     if not C > 0:
@@ -333,7 +333,7 @@ def dual_cd(X, y, C, *, loss="hinge", tol=1e-4, max_iter=1000, shrinking=True, b
         np.arange(n, dtype=index_type)
     active, pg_max, pg_min, check_all = n, np.inf, -np.inf, False
     code = _SAMPLING_CODES[sampling]
-    uniforms, pos = (rng.random(n + _DRAW_SIZE) if code != PERMUTATION else np.empty(0)), 0
+    uniforms, pos = (rng.random(n + _DRAW_SIZE) if code != _PERMUTATION else np.empty(0)), 0
     epochs = visits = 0
     converged = False
     if path == "numba":
@@ -352,7 +352,7 @@ def dual_cd(X, y, C, *, loss="hinge", tol=1e-4, max_iter=1000, shrinking=True, b
     def step(start, stop):  # epochs start .. stop - 1; True once converged
         nonlocal pos, epochs, visits, converged, active, pg_max, pg_min, check_all
         while epochs < stop and not converged:
-            if code != PERMUTATION and len(uniforms) - pos < active:  # keep the unused,
+            if code != _PERMUTATION and len(uniforms) - pos < active:  # keep the unused,
                 left = len(uniforms) - pos  # draw the next
                 uniforms[:left] = uniforms[pos:]
                 rng.random(out=uniforms[left:])
@@ -462,9 +462,8 @@ class DualCDClassifier(ScoreClassifierMixin, BaseEstimator):
     is the hinge of the lecture (``LinearSVC`` defaults to the squared hinge). Measured
     against ``LinearSVC()`` in benchmarks/README.md, §Coordinate descent.
 
-    *Interrupting.* Ctrl-C (or Jupyter's interrupt) stops a fit at the end of the running
-    chunk of epochs (:func:`~lsl_lib._core.run_loop.run_chunks`), within about 0.1 s
-    when an epoch is shorter than that, and leaves the estimator unfitted.
+    Backends, traces, Ctrl-C, sample weights: :mod:`lsl_lib`, "Using the estimators".
+    Ctrl-C waits for the running epoch.
 
     References
     ----------
@@ -486,7 +485,7 @@ class DualCDClassifier(ScoreClassifierMixin, BaseEstimator):
 
     _parameter_constraints = {
         "C": [Interval(Real, 0, None, closed="neither")],
-        "loss": [StrOptions(set(DUAL_CD_LOSSES))],
+        "loss": [StrOptions(set(_DUAL_CD_LOSSES))],
         "shrinking": ["boolean"],
         "class_weight": [dict, StrOptions({"balanced"}), None],
         "sampling": ITERATIVE_CONSTRAINTS["sampling"],
@@ -555,7 +554,7 @@ class DualCDClassifier(ScoreClassifierMixin, BaseEstimator):
         return self
 
     def _decision_scores(self, X):
-        """Scores :math:`w^\\top x + b`: of ``classes_[1]``, shape (n,), for two classes;
+        r"""Scores :math:`w^\top x + b`: of ``classes_[1]``, shape (n,), for two classes;
         one column per class otherwise."""
         X = validate_data(self, X, accept_sparse="csr", dtype=np.float64, reset=False)
         scores = np.asarray(X @ self.coef_.T) + self.intercept_

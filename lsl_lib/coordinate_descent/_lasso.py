@@ -23,16 +23,16 @@ from lsl_lib.coordinate_descent._common import (
     _warn_not_converged,
 )
 
-SELECTIONS = ("cyclic", "random")  # the Lasso's coordinates
+_SELECTIONS = ("cyclic", "random")  # the Lasso's coordinates
 
 
 def lasso_numpy_epochs(Xt, w, R, norm2, n_alpha, active, uniforms, n_epochs, tol):
-    """Up to ``n_epochs`` epochs of Lasso CD, Friedman et al. (2010), (5): the reference.
+    r"""Up to ``n_epochs`` epochs of Lasso CD, Friedman et al. (2010), (5): the reference.
 
-    ``Xt`` is :math:`X^\\top` (dense; row j is the column :math:`x_j`); ``w`` and the
-    residual ``R`` = y - Xw are updated in place; ``norm2`` holds :math:`\\|x_j\\|^2` and
-    ``n_alpha`` is :math:`n\\alpha`. ``active`` lists the coordinates not screened out
-    (with :math:`x_j \\ne 0`), increasing. ``uniforms`` is empty for the cyclic order
+    ``Xt`` is :math:`X^\top` (dense; row j is the column :math:`x_j`); ``w`` and the
+    residual ``R`` = y - Xw are updated in place; ``norm2`` holds :math:`\|x_j\|^2` and
+    ``n_alpha`` is :math:`n\alpha`. ``active`` lists the coordinates not screened out
+    (with :math:`x_j \ne 0`), increasing. ``uniforms`` is empty for the cyclic order
     (``active`` in turn); else epoch e visits ``active[floor(m u)]`` for the first
     ``m = len(active)`` uniforms u of row e: m draws with replacement, as scikit-learn.
 
@@ -40,8 +40,8 @@ def lasso_numpy_epochs(Xt, w, R, norm2, n_alpha, active, uniforms, n_epochs, tol
     -------
     epochs : int
     check_gap : bool
-        True after an epoch whose largest change :math:`\\max_j |\\Delta w_j|` is at
-        most ``tol`` :math:`\\max_j |w_j|`: time to compute the duality gap.
+        True after an epoch whose largest change :math:`\max_j |\Delta w_j|` is at
+        most ``tol`` :math:`\max_j |w_j|`: time to compute the duality gap.
     """
     m = len(active)
     for e in range(n_epochs):
@@ -63,12 +63,12 @@ def lasso_numpy_epochs(Xt, w, R, norm2, n_alpha, active, uniforms, n_epochs, tol
 
 @jit
 def _lasso_numba_epochs(Xt, w, R, norm2, n_alpha, active, uniforms, n_epochs, tol, gram):
-    """The epochs of :func:`lasso_numpy_epochs`, compiled (``np.dot`` is BLAS's), with
+    r"""The epochs of :func:`lasso_numpy_epochs`, compiled (``np.dot`` is BLAS's), with
     covariance updates as an option.
 
     With ``gram`` (Friedman et al. 2010, §2.2), ``Xt`` is the Gram matrix
-    :math:`G = X^\\top X` and ``R`` is :math:`q = X^\\top(y - Xw)`: the same step then
-    reads :math:`x_j^\\top r = q_j` and updates q by :math:`-\\Delta w_j G_j`, O(d) instead
+    :math:`G = X^\top X` and ``R`` is :math:`q = X^\top(y - Xw)`: the same step then
+    reads :math:`x_j^\top r = q_j` and updates q by :math:`-\Delta w_j G_j`, O(d) instead
     of O(n); the same iterates (the reference keeps the residual).
     """
     m = active.shape[0]
@@ -101,18 +101,18 @@ def _lasso_numba_epochs(Xt, w, R, norm2, n_alpha, active, uniforms, n_epochs, to
 @jit
 def _lasso_sparse_numba_epochs(data, rows, indptr, mu, zv, vv, lazy, w, R, norm2, n_alpha,
                               active, uniforms, n_epochs, tol):
-    """Lasso CD epochs on a sparse design, implicitly centred, compiled.
+    r"""Lasso CD epochs on a sparse design, implicitly centred, compiled.
 
-    The design is :math:`\\tilde X = Z - v\\mu^\\top`: Z in CSC (``data``, ``rows``,
+    The design is :math:`\tilde X = Z - v\mu^\top`: Z in CSC (``data``, ``rows``,
     ``indptr``: column j is :math:`z_j`), v the square roots of the sample weights
     and μ the offsets (weighted column means) that the centring subtracts. Centring Z
-    would fill it in; instead the residual is kept as :math:`r = R + c\\,v` with
-    ``lazy`` = [c, vᵀR], so that with ``zv`` = :math:`Z^\\top v` and ``vv`` = vᵀv,
+    would fill it in; instead the residual is kept as :math:`r = R + c\,v` with
+    ``lazy`` = [c, vᵀR], so that with ``zv`` = :math:`Z^\top v` and ``vv`` = vᵀv,
 
     .. math::
 
-        \\tilde x_j^\\top r = z_j^\\top R + c\\,(z_j^\\top v) - \\mu_j(v^\\top R + c\\, v^\\top v),
-        \\qquad \\Delta w_j:\\; R \\mathrel{-}= \\Delta z_j,\\; c \\mathrel{+}= \\Delta\\mu_j,
+        \tilde x_j^\top r = z_j^\top R + c\,(z_j^\top v) - \mu_j(v^\top R + c\, v^\top v),
+        \qquad \Delta w_j:\; R \mathrel{-}= \Delta z_j,\; c \mathrel{+}= \Delta\mu_j,
 
     O(nnz(z_j)) a step, as scikit-learn's sparse coordinate descent. The rest (order,
     soft-thresholding, return values) is :func:`lasso_numpy_epochs`, which runs on the
@@ -175,7 +175,7 @@ def lasso_duality_gap(X, y, w, alpha, R=None):
 
 
 def _lasso_gap(XtR, rr, ry, n, w, alpha):
-    """The gap from :math:`X^\\top r`, :math:`\\|r\\|^2` and :math:`r^\\top y`."""
+    r"""The gap from :math:`X^\top r`, :math:`\|r\|^2` and :math:`r^\top y`."""
     primal = rr / (2 * n) + alpha * np.abs(w).sum()
     if alpha == 0:
         return float(XtR @ XtR) / n ** 2, primal
@@ -207,7 +207,7 @@ class _ResidualState:
         self.R, self.norm2 = y - X @ w, np.einsum("ij,ij->i", self.Xt, self.Xt)
 
     def residual_products(self, w):
-        """:math:`X^\\top r`, :math:`r^\\top r` and :math:`r^\\top y`."""
+        r""":math:`X^\top r`, :math:`r^\top r` and :math:`r^\top y`."""
         return self.Xt @ self.R, float(self.R @ self.R), float(self.R @ self.y)
 
     def screen(self, w, out):
@@ -222,7 +222,7 @@ class _ResidualState:
 
 
 class _SparseCentredState:
-    """Sparse Z (CSC) in the design :math:`Z - v\\mu^\\top`, centred implicitly: ``R`` =
+    r"""Sparse Z (CSC) in the design :math:`Z - v\mu^\top`, centred implicitly: ``R`` =
     y - Zw and ``lazy`` = [c, vᵀR], the residual being r = R + c v with c = μᵀw; O(nnz(z_j))
     a coordinate (``_lasso_sparse_numba_epochs``)."""
 
@@ -236,7 +236,7 @@ class _SparseCentredState:
         self.rows, self.indptr = rows, indptr
 
     def residual_products(self, w):
-        """:math:`\\tilde X^\\top r`, :math:`r^\\top r` and :math:`r^\\top y`, after folding c
+        r""":math:`\tilde X^\top r`, :math:`r^\top r` and :math:`r^\top y`, after folding c
         into R: the true residual, no drift carried on."""
         R, lazy = self.R, self.lazy
         R[:] += lazy[0] * self.v
@@ -255,9 +255,9 @@ class _SparseCentredState:
 
 
 class _GramState:
-    """Covariance updates (Friedman et al. 2010, §2.2): the Gram matrix :math:`G = X^\\top X`
-    (``precompute``, or computed; of :math:`Z - v\\mu^\\top` with ``centring``) and
-    :math:`q = X^\\top r = X^\\top y - Gw` instead of r; O(d) a coordinate
+    r"""Covariance updates (Friedman et al. 2010, §2.2): the Gram matrix :math:`G = X^\top X`
+    (``precompute``, or computed; of :math:`Z - v\mu^\top` with ``centring``) and
+    :math:`q = X^\top r = X^\top y - Gw` instead of r; O(d) a coordinate
     (``_lasso_numba_epochs`` with ``gram``)."""
 
     def __init__(self, X, y, w, precompute, centring):
@@ -279,8 +279,8 @@ class _GramState:
         self.q, self.norm2 = Xty - G @ w, G.diagonal().copy()
 
     def residual_products(self, w):
-        """:math:`X^\\top r = q`, :math:`r^\\top r = r^\\top y - w^\\top q` and
-        :math:`r^\\top y = y^\\top y - w^\\top X^\\top y`."""
+        r""":math:`X^\top r = q`, :math:`r^\top r = r^\top y - w^\top q` and
+        :math:`r^\top y = y^\top y - w^\top X^\top y`."""
         ry = self.yy - float(w @ self.Xty)
         return self.q, ry - float(w @ self.q), ry
 
@@ -294,8 +294,8 @@ class _GramState:
 
 
 def _sparse_design(X, X_offset, sqrt_sw):
-    """X as CSC and the ``centring`` (μ, v, :math:`Z^\\top v`, :math:`v^\\top v`) of the
-    design :math:`Z - v\\mu^\\top` (see ``_lasso_sparse_numba_epochs``)."""
+    r"""X as CSC and the ``centring`` (μ, v, :math:`Z^\top v`, :math:`v^\top v`) of the
+    design :math:`Z - v\mu^\top` (see ``_lasso_sparse_numba_epochs``)."""
     n, d = X.shape
     X = sp.csc_matrix(X, dtype=np.float64)
     X.sum_duplicates()
@@ -308,8 +308,8 @@ def _sparse_design(X, X_offset, sqrt_sw):
 
 
 def _products_from_scratch(X, y, w, centring):
-    """:math:`X^\\top r`, :math:`r^\\top r` and :math:`r^\\top y` for r = y - Xw computed
-    afresh, as :func:`lasso_duality_gap` (X is :math:`Z - v\\mu^\\top` with ``centring``)."""
+    r""":math:`X^\top r`, :math:`r^\top r` and :math:`r^\top y` for r = y - Xw computed
+    afresh, as :func:`lasso_duality_gap` (X is :math:`Z - v\mu^\top` with ``centring``)."""
     sparse = centring is not None
     mu, v = centring[:2] if sparse else (None, None)
     r = y - X @ w + (float(mu @ w) * v if sparse else 0.0)
@@ -402,8 +402,8 @@ def lasso_cd(X, y, alpha, *, coef_init=None, tol=1e-4, max_iter=1000, selection=
         do: screening then acts while the solver is still far from the optimum. None
         checks only where scikit-learn does, which keeps its iterates exactly.
     precompute : {'auto'} or bool or ndarray of shape (d, d), default='auto'
-        Covariance updates (Friedman et al. 2010, §2.2): keep :math:`q = X^\\top r`
-        instead of r, from the Gram matrix :math:`G = X^\\top X` (or the one given), so
+        Covariance updates (Friedman et al. 2010, §2.2): keep :math:`q = X^\top r`
+        instead of r, from the Gram matrix :math:`G = X^\top X` (or the one given), so
         that a step costs O(d) instead of O(n) after an O(nd²) product; the same
         iterates. ``'auto'``: when n > d. The compiled path's optimisation: the numpy
         path keeps the residual.
@@ -441,8 +441,8 @@ def lasso_cd(X, y, alpha, *, coef_init=None, tol=1e-4, max_iter=1000, selection=
         ask for it, never where a chunk ends, so the iterates do not depend on the chunks;
         every step is exact (no step size): no divergence check.
     """
-    if selection not in SELECTIONS:
-        raise ValueError(f"selection must be one of {SELECTIONS}, got {selection!r}.")
+    if selection not in _SELECTIONS:
+        raise ValueError(f"selection must be one of {_SELECTIONS}, got {selection!r}.")
     if isinstance(precompute, str) and precompute != "auto":
         raise ValueError(f"precompute must be 'auto', a bool or X'X, got {precompute!r}.")
     if not (gap_every is None or (isinstance(gap_every, Integral) and gap_every >= 1)):
@@ -568,11 +568,11 @@ class LassoCD(RegressorMixin, BaseEstimator):
     r"""Lasso by coordinate descent: :math:`\min_w \frac{1}{2n}\|y - Xw\|^2 + \alpha\|w\|_1`.
 
     Each step soft-thresholds one coefficient against the residual, which is kept up
-    to date (O(n) a step), or, with ``precompute``, against :math:`X^\\top r` kept up to
+    to date (O(n) a step), or, with ``precompute``, against :math:`X^\top r` kept up to
     date from the Gram matrix (O(d) a step); the test is the duality gap, as in
     scikit-learn's ``Lasso``. Sparse X (CSR or CSC) is read by columns and centred
     implicitly, never densified (O(nnz) a step). ``fit`` takes ``sample_weight``
-    :math:`s_i`, for the loss :math:`\\frac{1}{2\\sum_i s_i}\\sum_i s_i(y_i - x_i^\\top w - b)^2`
+    :math:`s_i`, for the loss :math:`\frac{1}{2\sum_i s_i}\sum_i s_i(y_i - x_i^\top w - b)^2`
     (scikit-learn's): integer weights are repeated rows.
 
     Parameters
@@ -593,7 +593,7 @@ class LassoCD(RegressorMixin, BaseEstimator):
         Also check the duality gap, and screen, every that many epochs (see
         :func:`lasso_cd`); None: only where scikit-learn does.
     precompute : {'auto'} or bool, default='auto'
-        Covariance updates from :math:`X^\\top X` (see :func:`lasso_cd`); ``'auto'``
+        Covariance updates from :math:`X^\top X` (see :func:`lasso_cd`); ``'auto'``
         uses them when there are more samples than features.
     record_every : int or None, default=None
         Record ``history_`` every that many epochs.
@@ -619,9 +619,8 @@ class LassoCD(RegressorMixin, BaseEstimator):
 
     Notes
     -----
-    *Interrupting.* Ctrl-C (or Jupyter's interrupt) stops a fit at the end of the running
-    chunk of epochs (:func:`~lsl_lib._core.run_loop.run_chunks`) and leaves the estimator
-    unfitted.
+    Backends, traces, Ctrl-C, sample weights: :mod:`lsl_lib`, "Using the estimators".
+    Ctrl-C waits for the running epoch.
 
     See Also
     --------
@@ -646,7 +645,7 @@ class LassoCD(RegressorMixin, BaseEstimator):
 
     _parameter_constraints = {
         "alpha": [Interval(Real, 0, None, closed="left")],
-        "selection": [StrOptions(set(SELECTIONS))],
+        "selection": [StrOptions(set(_SELECTIONS))],
         "screening": ["boolean"],
         "gap_every": [Interval(Integral, 1, None, closed="left"), None],
         "precompute": [StrOptions({"auto"}), "boolean"],
@@ -673,8 +672,8 @@ class LassoCD(RegressorMixin, BaseEstimator):
     @unfitted_on_interrupt
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y, sample_weight=None):
-        """Fit the Lasso; with ``sample_weight``, the loss is
-        :math:`\\frac{1}{2\\sum_i s_i}\\sum_i s_i (y_i - x_i^\\top w - b)^2`, as scikit-learn's."""
+        r"""Fit the Lasso; with ``sample_weight``, the loss is
+        :math:`\frac{1}{2\sum_i s_i}\sum_i s_i (y_i - x_i^\top w - b)^2`, as scikit-learn's."""
         X, y = validate_data(self, X, y, accept_sparse="csc", dtype=np.float64, y_numeric=True)
         n = len(y)
         if sample_weight is None:

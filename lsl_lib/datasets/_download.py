@@ -9,11 +9,10 @@ from pathlib import Path
 import numpy as np
 
 from lsl_lib.datasets._checks import _check_name_and_split
-from lsl_lib.datasets._loaders import (_SHARED, _repository_data, load_shared,
-                                       shared_data_dir)
+from lsl_lib.datasets._loaders import _SHARED, _repository_data, load_shared, shared_data_dir
 from lsl_lib.datasets._svmlight import load_svmlight
 
-LIBSVM_URL = "https://www.csie.ntu.edu.tw/~cjlin/libsvmtools/datasets/"
+_LIBSVM_URL = "https://www.csie.ntu.edu.tw/~cjlin/libsvmtools/datasets/"
 
 #: name -> (folder on the LIBSVM site, training file, test file or None, n_features)
 LIBSVM_SETS = {
@@ -108,7 +107,7 @@ def fetch_libsvm(name, split="train", *, data_home=None, download_if_missing=Tru
 
     References
     ----------
-    C.-C. Chang and C.-J. Lin, LIBSVM data, :data:`LIBSVM_URL` (as :func:`load_shared`).
+    C.-C. Chang and C.-J. Lin, LIBSVM data, :data:`_LIBSVM_URL` (as :func:`load_shared`).
 
     Examples
     --------
@@ -135,7 +134,7 @@ def fetch_libsvm(name, split="train", *, data_home=None, download_if_missing=Tru
             raise FileNotFoundError(f"{name!r} ({split}) is not in the cache {str(cache)!r} "
                                     f"and download_if_missing=False")
         cache.mkdir(parents=True, exist_ok=True)
-        url = LIBSVM_URL + folder + "/" + file
+        url = _LIBSVM_URL + folder + "/" + file
         try:
             _download(url, path, timeout)
         except (urllib.error.URLError, OSError) as error:

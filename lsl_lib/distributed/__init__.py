@@ -73,12 +73,16 @@ gradients. NIPS 2014.
 
 Dask Development Team. Dask: library for dynamic task scheduling, 2016. https://dask.org
 """
-from lsl_lib.distributed._cluster import CONNECT_TIMEOUT, get_client, n_cores
-from lsl_lib.distributed._dsg import (ParallelDoublyStochasticClassifier,
-                                      ParallelDoublyStochasticRegressor)
+from lsl_lib.distributed._cluster import get_client, n_cores
+from lsl_lib.distributed._dsg import (
+    ParallelDoublyStochasticClassifier,
+    ParallelDoublyStochasticRegressor,
+)
 from lsl_lib.distributed._out_of_core import OutOfCoreReport, fit_out_of_core
-from lsl_lib.distributed._partitions import (MAX_RESENDS, PARTITIONS, is_dask_collection,
-                                             partition_indices)
+from lsl_lib.distributed._partitions import (
+    is_dask_collection,
+    partition_indices,
+)
 from lsl_lib.distributed._pegasos import ParallelPegasosClassifier, round_schedule
 
 __all__ = [
@@ -89,8 +93,6 @@ __all__ = [
     "fit_out_of_core", "OutOfCoreReport",
     # the cluster and the partitions
     "get_client", "n_cores", "partition_indices", "round_schedule", "is_dask_collection",
-    # constants
-    "CONNECT_TIMEOUT", "PARTITIONS", "MAX_RESENDS",
 ]
 
 

@@ -10,7 +10,7 @@ import sys
 import threading
 
 #: Seconds to wait for a scheduler given by its address before giving up.
-CONNECT_TIMEOUT = 5
+_CONNECT_TIMEOUT = 5
 
 _LOCAL_CLIENTS = []  # the Client of this module's own LocalCluster, once started
 _ADDRESS_CLIENTS = {}  # a scheduler's address -> the Client connected to it
@@ -147,7 +147,7 @@ def _connect(address, timeout):
                               f"{exc}).") from None
 
 
-def get_client(scheduler=None, timeout=CONNECT_TIMEOUT):
+def get_client(scheduler=None, timeout=_CONNECT_TIMEOUT):
     """The :class:`distributed.Client` that ``scheduler`` names.
 
     Parameters
@@ -161,7 +161,7 @@ def get_client(scheduler=None, timeout=CONNECT_TIMEOUT):
         (``'tcp://10.0.0.5:8786'``; TLS addresses take their credentials from Dask's
         configuration), to which one Client per address is connected and reused. A Client:
         used as it is.
-    timeout : float, default=CONNECT_TIMEOUT
+    timeout : float, default=_CONNECT_TIMEOUT
         Seconds to wait for a scheduler given by its address: the connection, Dask's
         handshake and the scheduler's reply together.
 

@@ -3,8 +3,15 @@ worker, their scores averaged."""
 from numbers import Integral
 
 import numpy as np
-from sklearn.base import (BaseEstimator, ClassifierMixin, MetaEstimatorMixin, RegressorMixin,
-                          _fit_context, clone, is_classifier)
+from sklearn.base import (
+    BaseEstimator,
+    ClassifierMixin,
+    MetaEstimatorMixin,
+    RegressorMixin,
+    _fit_context,
+    clone,
+    is_classifier,
+)
 from sklearn.utils._param_validation import HasMethods, Interval
 from sklearn.utils.metaestimators import available_if
 from sklearn.utils.multiclass import check_classification_targets
@@ -73,7 +80,7 @@ class _ParallelDoublyStochastic(_SchedulerParameter, MetaEstimatorMixin, BaseEst
         return self
 
     def _average(self, X, method):
-        """:math:`\\frac1K \\sum_k` of the workers' ``method`` on X, each computed by a task."""
+        r""":math:`\frac1K \sum_k` of the workers' ``method`` on X, each computed by a task."""
         check_is_fitted(self)
         X = validate_data(self, X, accept_sparse="csr", dtype=np.float64, reset=False)
         client = get_client(self.scheduler)

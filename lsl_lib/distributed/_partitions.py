@@ -12,7 +12,7 @@ from lsl_lib._core.random import check_random_state
 from lsl_lib._core.validation import add_intercept_column
 from lsl_lib.pegasos import encode_labels
 
-PARTITIONS = ("iid", "sorted", "chunks")
+_PARTITIONS = ("iid", "sorted", "chunks")
 
 
 def is_dask_collection(X):
@@ -83,8 +83,8 @@ def partition_indices(y, n_parts, partition="iid", random_state=None):
     -------
     list of K ndarray of int64
     """
-    if partition not in PARTITIONS:
-        raise ValueError(f"partition must be one of {PARTITIONS}, got {partition!r}.")
+    if partition not in _PARTITIONS:
+        raise ValueError(f"partition must be one of {_PARTITIONS}, got {partition!r}.")
     n = len(y)
     if partition == "iid":
         order = check_random_state(random_state).permutation(n)
@@ -117,7 +117,7 @@ def _load_partition(X, y, sample_weight, fit_intercept, classes, loss, class_wei
 
 
 #: How many times a partition lost with its worker is sent again within one round.
-MAX_RESENDS = 3
+_MAX_RESENDS = 3
 
 
 class _Partitions:
@@ -127,7 +127,7 @@ class _Partitions:
     ``client.compute`` of its dask graph) and stays on its worker. A worker that dies takes
     its partitions with it: Dask cancels their tasks ("already forgotten"), and
     :meth:`gather` sends each lost partition again from its source and reruns its task, up
-    to :data:`MAX_RESENDS` times, warning each time. The tasks are seeded by partition and
+    to :data:`_MAX_RESENDS` times, warning each time. The tasks are seeded by partition and
     round, so the result is the same as if no worker had died.
     """
 
@@ -160,11 +160,11 @@ class _Partitions:
                                     for f in self.futures]
                     self._located = True
                 return results
-            if resends == MAX_RESENDS:
+            if resends == _MAX_RESENDS:
                 k = lost[0]
                 raise RuntimeError(
                     f"partition {k} ({self.sizes[k]} rows) was lost with its worker "
-                    f"{MAX_RESENDS + 1} times in one round (last held by {self.holders[k]}): "
+                    f"{_MAX_RESENDS + 1} times in one round (last held by {self.holders[k]}): "
                     "the workers die while they hold it (out of memory?). Check the "
                     "workers' logs, or use more workers (smaller partitions).")
             resends += 1

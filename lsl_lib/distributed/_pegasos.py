@@ -15,9 +15,14 @@ from sklearn.utils.multiclass import check_classification_targets
 from lsl_lib._core.random import check_random_state
 from lsl_lib._core.validation import check_batch_size, check_n_classes
 from lsl_lib.distributed._cluster import _SchedulerParameter, get_client
-from lsl_lib.distributed._partitions import (PARTITIONS, _dask_arrays, _load_partition,
-                                             _Partitions, is_dask_collection,
-                                             partition_indices)
+from lsl_lib.distributed._partitions import (
+    _PARTITIONS,
+    _dask_arrays,
+    _load_partition,
+    _Partitions,
+    is_dask_collection,
+    partition_indices,
+)
 from lsl_lib.losses import get_loss
 from lsl_lib.pegasos import PegasosClassifier, PegasosState, pegasos, weighted_objective
 
@@ -142,7 +147,7 @@ class ParallelPegasosClassifier(_SchedulerParameter, PegasosClassifier):
         Where the tasks run (:func:`get_client`): None is a local cluster in this process,
         one worker per core (or the Client current in the session); an address such as
         ``'tcp://10.0.0.5:8786'`` is a running scheduler, and an address where no Dask
-        scheduler answers within :data:`CONNECT_TIMEOUT` seconds raises a
+        scheduler answers within :data:`_CONNECT_TIMEOUT` seconds raises a
         ``ConnectionError``. A Client is shared by the estimator's clones (``clone``,
         ``GridSearchCV``) and pickled as its scheduler's address.
     backend : {'auto', 'numba', 'numpy'}, default='auto'
@@ -192,7 +197,7 @@ class ParallelPegasosClassifier(_SchedulerParameter, PegasosClassifier):
     Each is sent again, from this process or from its dask graph, and the tasks that needed
     it are rerun with their own seeds, so ``fit`` returns the weights it would have returned
     without the loss, with a ``RuntimeWarning`` that names the partition and the worker.
-    Losing a partition more than :data:`MAX_RESENDS` times in one round raises a
+    Losing a partition more than :data:`_MAX_RESENDS` times in one round raises a
     ``RuntimeError`` that names them.
 
     References
@@ -217,7 +222,7 @@ class ParallelPegasosClassifier(_SchedulerParameter, PegasosClassifier):
         "n_epochs": [Interval(Integral, 1, None, closed="left")],
         "n_workers": [Interval(Integral, 1, None, closed="left")],
         "average_every": [Interval(Real, 0, None, closed="neither"), None],
-        "partition": [StrOptions(set(PARTITIONS)), None],
+        "partition": [StrOptions(set(_PARTITIONS)), None],
         "scheduler": [None, str, HasMethods(["submit", "gather", "scatter"])],
     }
 

@@ -41,7 +41,7 @@ from 0:
     \Phi = \big[\phi_{\omega_i}(x)^\top\big]_{x\in b_i},\;
     g = \ell'(f_{i-1}(x), y),\; H = \operatorname{diag}\ell''(f_{i-1}(x), y),
 
-one B × B system per output (:func:`newton_block`). For the squared loss
+one B × B system per output (:func:`newton_block_numpy`). For the squared loss
 (:math:`\ell'' = 1`) and :math:`\gamma_i = 1` this is the exact minimiser of the block's
 mini-batch problem; for the log loss it is the IRLS step; the hinge loss has no curvature
 and takes :math:`H = I`, the feature-covariance preconditioner of the authors' public code
@@ -54,11 +54,11 @@ against gradient steps and RFF + a linear SVM in benchmarks/README.md, §Doubly 
 gradients); ``step='gradient'`` is the paper's Algorithm 1.
 
 **Seeds, not matrices.** Block i's frequencies W and phases b are a deterministic
-function of the model's integer seed and of i (:func:`block_frequencies`), so the model
+function of the model's integer seed and of i (:func:`block_frequencies_numpy`), so the model
 stores only :math:`\alpha \in \mathbb R^{T B \times K}` and one integer: memory
 O(T B K), not the O(n D) of a feature matrix nor the O(d D) of RFF's frequencies. A run
 generates each block's frequencies once and keeps them while it lasts
-(:class:`FrequencyCache`, at most :data:`FREQUENCY_CACHE_BYTES`; blocks beyond it are
+(:class:`FrequencyCache`, at most :data:`_FREQUENCY_CACHE_BYTES`; blocks beyond it are
 regenerated where used); a prediction generates them once per call; the model keeps none.
 
 **Time.** Step i scores its mini-batch with the whole model :math:`f_{i-1}`, the i - 1
@@ -76,7 +76,7 @@ The uniforms come from a counter-based generator, SplitMix64 (Steele, Lea and Fl
 of the numpy reference (vectorised on uint64 arrays, wrapping arithmetic) and of the numba
 loops (scalar code): numba's ``np.random`` inside compiled code is not numpy's ``Generator``
 stream, so :func:`lsl_lib.random_features.draw_frequencies`, which takes a Generator, cannot
-be called here. Its laws are reproduced exactly (:func:`block_frequencies`): Gaussian
+be called here. Its laws are reproduced exactly (:func:`block_frequencies_numpy`): Gaussian
 :math:`\mathcal N(0, 2\gamma)` by Box-Muller, Cauchy of scale :math:`\gamma` by
 :math:`\gamma\tan(\pi(u - \frac12))`, Laplace of scale :math:`\sqrt\gamma` by inverting its
 distribution function.
@@ -101,23 +101,24 @@ line 2 samples the data, 3 the frequencies :math:`\omega_i` with seed i, 4 predi
 :math:`\alpha_j`. Rows in parentheses are machinery without a line of the paper. "No
 reference" marks compiled building blocks that are one numpy expression in the reference:
 ``X[batch]`` (the rows), ``X_b @ W`` (the projections), ``features(X_b, j) @ alpha[j]``
-(one block's scores).
+(one block's scores). ``block_features`` and ``predict_blocks`` keep the names the lecture
+teaches them by, without ``_numpy`` (CONTRIBUTING.md §2).
 
-==================================  =======================  ==================================
-Dai et al. (2014)                   numpy reference          compiled twin
-==================================  =======================  ==================================
-Alg. 1, l. 3: ω_i with seed i       ``block_frequencies``    ``_block_frequencies_numba``
-(the blocks a run keeps)            ``FrequencyCache.fill``  ``_block_frequencies_numba_range``
-φ_ω(x) = √(2/B) cos(Wᵀx + b)        ``block_features``       ``_block_features_numba``
-(the rows of a mini-batch)          no reference             ``_gather_rows_numba``
-(Wᵀx for one CSR row)               no reference             ``_row_projections_numba``
-Alg. 2: f(x) = Σ_j α_jᵀ φ_ω_j(x)    ``predict_blocks``       ``_predict_blocks_numba``
-Alg. 2, l. 4: one term of the sum   no reference             ``_add_block_scores_numba``
-Newton: H = diag ℓ''(f(x), y)       ``curvature_weights``    ``_curvature_weights_numba``
-Newton: (ΦᵀHΦ/k + νI)⁻¹ Φᵀg/k       ``newton_block``         ``_newton_block_numba``
-Alg. 1, l. 2-6: steps t0+1 .. t0+T  ``dsg_numpy_chunk``      ``_dsg_numba_chunk``
-the same steps with k(x, ·)         ``functional_sgd``       none: a baseline
-==================================  =======================  ==================================
+==================================  ===========================  ==================================
+Dai et al. (2014)                   numpy reference              compiled twin
+==================================  ===========================  ==================================
+Alg. 1, l. 3: ω_i with seed i       ``block_frequencies_numpy``  ``_block_frequencies_numba``
+(the blocks a run keeps)            ``FrequencyCache.fill``      ``_block_frequencies_numba_range``
+φ_ω(x) = √(2/B) cos(Wᵀx + b)        ``block_features``           ``_block_features_numba``
+(the rows of a mini-batch)          no reference                 ``_gather_rows_numba``
+(Wᵀx for one CSR row)               no reference                 ``_row_projections_numba``
+Alg. 2: f(x) = Σ_j α_jᵀ φ_ω_j(x)    ``predict_blocks``           ``_predict_blocks_numba``
+Alg. 2, l. 4: one term of the sum   no reference                 ``_add_block_scores_numba``
+Newton: H = diag ℓ''(f(x), y)       ``curvature_weights_numpy``  ``_curvature_weights_numba``
+Newton: (ΦᵀHΦ/k + νI)⁻¹ Φᵀg/k       ``newton_block_numpy``       ``_newton_block_numba``
+Alg. 1, l. 2-6: steps t0+1 .. t0+T  ``dsg_numpy_chunk``          ``_dsg_numba_chunk``
+the same steps with k(x, ·)         ``functional_sgd``           none: a baseline
+==================================  ===========================  ==================================
 
 References
 ----------
@@ -129,14 +130,27 @@ Rahimi, Recht. Random features for large-scale kernel machines. NIPS 2007.
 Steele, Lea, Flood. Fast splittable pseudorandom number generators. OOPSLA 2014.
 
 """
-from lsl_lib.doubly_stochastic._estimators import (DoublyStochasticClassifier,
-                                                   DoublyStochasticRegressor)
-from lsl_lib.doubly_stochastic._reference import (NEWTON_JITTER, STEPS, block_features,
-                                                  block_frequencies, curvature_weights,
-                                                  dsg_numpy_chunk, functional_sgd,
-                                                  newton_block, predict_blocks, step_sizes)
-from lsl_lib.doubly_stochastic._solver import (FREQUENCY_CACHE_BYTES, DSGState, FrequencyCache,
-                                               doubly_stochastic, model_nbytes, predict_scores)
+from lsl_lib.doubly_stochastic._estimators import (
+    DoublyStochasticClassifier,
+    DoublyStochasticRegressor,
+)
+from lsl_lib.doubly_stochastic._reference import (
+    block_features,
+    block_frequencies_numpy,
+    curvature_weights_numpy,
+    dsg_numpy_chunk,
+    functional_sgd,
+    newton_block_numpy,
+    predict_blocks,
+    step_sizes,
+)
+from lsl_lib.doubly_stochastic._solver import (
+    DSGState,
+    FrequencyCache,
+    doubly_stochastic,
+    model_nbytes,
+    predict_scores,
+)
 
 __all__ = [
     # estimators
@@ -144,10 +158,8 @@ __all__ = [
     # the functional core, its state and prediction
     "doubly_stochastic", "DSGState", "predict_scores", "model_nbytes", "FrequencyCache",
     # the numpy references
-    "block_frequencies", "block_features", "predict_blocks", "step_sizes",
-    "curvature_weights", "newton_block", "dsg_numpy_chunk", "functional_sgd",
-    # constants
-    "STEPS", "NEWTON_JITTER", "FREQUENCY_CACHE_BYTES",
+    "block_frequencies_numpy", "block_features", "predict_blocks", "step_sizes",
+    "curvature_weights_numpy", "newton_block_numpy", "dsg_numpy_chunk", "functional_sgd",
 ]
 
 

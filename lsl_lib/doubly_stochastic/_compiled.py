@@ -9,15 +9,15 @@ import numpy as np
 
 from lsl_lib._core.backend import jit
 from lsl_lib._core.kernel_loops import GAUSSIAN, LAPLACIAN
+from lsl_lib._core.loss_derivatives import LOG, score_derivative_numba
 from lsl_lib._core.random import box_muller_numba, counter_uniforms_numba, stream_key_numba
 from lsl_lib._core.trig import cos_scaled_numba
-from lsl_lib.doubly_stochastic._reference import NEWTON_JITTER
-from lsl_lib._core.loss_derivatives import LOG, score_derivative_numba
+from lsl_lib.doubly_stochastic._reference import _NEWTON_JITTER
 
 
 @jit
 def _block_frequencies_numba(seed, block, kernel_code, gamma, W, b):
-    r"""Compiled :func:`~lsl_lib.doubly_stochastic.block_frequencies`: write block
+    r"""Compiled :func:`~lsl_lib.doubly_stochastic.block_frequencies_numpy`: write block
     ``block``'s frequencies into W, of shape (d, B) (column c is :math:`\omega_c`), and
     its phases into b."""
     d, B = W.shape
@@ -173,7 +173,7 @@ def _predict_blocks_numba(data, cols, indptr, d, rows, seed, alpha, first_block,
 
 @jit
 def _curvature_weights_numba(loss_code, y, s):
-    """Compiled :func:`~lsl_lib.doubly_stochastic.curvature_weights` of one score (the
+    """Compiled :func:`~lsl_lib.doubly_stochastic.curvature_weights_numpy` of one score (the
     same arithmetic)."""
     if loss_code == LOG:
         e = math.exp(-abs(y * s))
@@ -183,7 +183,7 @@ def _curvature_weights_numba(loss_code, y, s):
 
 @jit
 def _newton_block_numba(phi, f, Y, rows, loss_code, nu, step, out):
-    """Compiled :func:`~lsl_lib.doubly_stochastic.newton_block` (with the curvature weights
+    """Compiled :func:`~lsl_lib.doubly_stochastic.newton_block_numpy` (with the curvature weights
     of :func:`_curvature_weights_numba`): write ``step`` times the Newton direction of the
     block with features ``phi`` (k, B), at scores ``f`` (k, K) of the rows ``rows``,
     into ``out`` (B, K)."""
@@ -194,7 +194,7 @@ def _newton_block_numba(phi, f, Y, rows, loss_code, nu, step, out):
     for r in range(k):
         for a in range(B):
             epsilon += phi[r, a] * phi[r, a]
-    epsilon *= NEWTON_JITTER / (k * B)
+    epsilon *= _NEWTON_JITTER / (k * B)
     for q in range(out.shape[1]):
         A[:, :] = 0.0
         rhs[:] = 0.0

@@ -20,7 +20,7 @@ from lsl_lib._core.validation import (
     check_sample_weight,
     clipped_batch_size,
 )
-from lsl_lib.doubly_stochastic._reference import STEPS
+from lsl_lib.doubly_stochastic._reference import _STEPS
 from lsl_lib.doubly_stochastic._solver import DSGState, doubly_stochastic, predict_scores
 from lsl_lib.kernels import fitted_gamma
 from lsl_lib.random_features import RFF_KERNELS
@@ -38,7 +38,7 @@ class _BaseDoublyStochastic(BaseEstimator):
         "nu": [Interval(Real, 0, None, closed="left")],
         "theta": [Interval(Real, 0, None, closed="neither"), None],
         "theta_prime": [Interval(Real, 0, None, closed="left")],
-        "step": [StrOptions(set(STEPS))],
+        "step": [StrOptions(set(_STEPS))],
         "verbose": ["boolean"],
         **ITERATIVE_CONSTRAINTS,
     }
@@ -179,7 +179,7 @@ class DoublyStochasticClassifier(ScoreClassifierMixin, _BaseDoublyStochastic):
         steps, then decay like :math:`1/i` (0: a constant step).
     step : {'newton', 'gradient'}, default='newton'
         How the new block's coefficients are set: one Newton step of the mini-batch's
-        regularised loss in the block (:func:`lsl_lib.doubly_stochastic.newton_block`; the
+        regularised loss in the block (:func:`lsl_lib.doubly_stochastic.newton_block_numpy`; the
         module's docstring), or Dai et al.'s gradient step (the paper's Algorithm 1,
         lecture 13). The Newton step wants mini-batches of thousands, many times B: the
         block is fitted to its mini-batch, and on a small one it fits that batch's noise;
@@ -210,7 +210,7 @@ class DoublyStochasticClassifier(ScoreClassifierMixin, _BaseDoublyStochastic):
         for two classes (that of ``classes_[1]``), one per class otherwise.
     seed_ : int
         The seed from which every block's frequencies are regenerated
-        (:func:`block_frequencies`).
+        (:func:`block_frequencies_numpy`).
     gamma_ : float
         The kernel width used.
     theta_ : float
@@ -243,7 +243,7 @@ class DoublyStochasticClassifier(ScoreClassifierMixin, _BaseDoublyStochastic):
     *Memory.* The model is :math:`\alpha` and one integer, 8 (T B K + 1) bytes
     (:func:`model_nbytes`); RFF with the same D = T B features stores also its d D
     frequencies, and a feature matrix of the training set n D. A run keeps the frequencies of
-    its blocks while it lasts (up to :data:`FREQUENCY_CACHE_BYTES`), the model none.
+    its blocks while it lasts (up to :data:`_FREQUENCY_CACHE_BYTES`), the model none.
 
     *Time.* Step i evaluates the i - 1 earlier blocks on its mini-batch,
     :math:`O(i B d |b|)`, so T steps cost :math:`O(T^2 B d |b|)` and a prediction
@@ -253,11 +253,9 @@ class DoublyStochasticClassifier(ScoreClassifierMixin, _BaseDoublyStochastic):
     model). The shrink multiplies every earlier :math:`\alpha_j` (O(i B K) per step,
     negligible beside the scoring), so no running scale factor is kept.
 
-    *Interrupting.* Ctrl-C (or Jupyter's interrupt) stops a fit between two chunks of
-    steps, within about 0.1 s plus one step (:func:`~lsl_lib._core.run_loop.run_chunks`):
-    ``fit`` leaves the estimator unfitted, ``partial_fit`` leaves the model of its last
-    whole chunk of steps (``t_`` says how many). A step is the smallest chunk, and step i
-    evaluates i - 1 blocks: after some hundreds of steps the wait exceeds a second.
+    Backends, traces, Ctrl-C, sample weights: :mod:`lsl_lib`, "Using the estimators". A step is the
+    smallest chunk and step i evaluates i - 1 blocks: after some hundreds of steps Ctrl-C
+    waits more than a second (``t_`` counts the steps kept).
 
     *Sample weights* are drawn in proportion: each mini-batch takes example i with
     probability :math:`s_i/\sum_j s_j` (integer weights: exactly the mini-batches of the
@@ -324,19 +322,15 @@ class DoublyStochasticClassifier(ScoreClassifierMixin, _BaseDoublyStochastic):
     @unfitted_on_interrupt
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y, sample_weight=None, eval_set=None):
-        """Fit by ``n_iter`` steps from f = 0.
+        r"""Fit by ``n_iter`` steps from f = 0.
 
         Parameters
         ----------
         X : {array-like, sparse matrix} of shape (n_samples, n_features)
         y : array-like of shape (n_samples,)
         sample_weight : array-like of shape (n_samples,), default=None
-            Non-negative weights :math:`s_i`: the risk becomes
-            :math:`\\sum_i s_i\\ell_i / \\sum_i s_i` and the mini-batches draw the examples in
-            proportion to :math:`s_i` (:func:`lsl_lib._core.sampling.weighted_sample_indices`).
-            Integer weights give exactly the steps of the rows repeated :math:`s_i` times
-            (zero: dropped) for the same ``n_iter``; ``gamma='scale'`` weighs the rows too.
-            Non-integer weights need ``sampling='iid'``.
+            Non-negative weights :math:`s_i`, drawn in proportion (:mod:`lsl_lib`);
+            ``gamma='scale'`` weighs the rows too.
         eval_set : tuple (X_test, y_test), optional
             Held-out data whose error is recorded in ``history_['test_error']``.
         """
@@ -352,7 +346,7 @@ class DoublyStochasticClassifier(ScoreClassifierMixin, _BaseDoublyStochastic):
 
     @_fit_context(prefer_skip_nested_validation=True)
     def partial_fit(self, X, y, classes=None, sample_weight=None):
-        """One pass over (X, y): :math:`\\lceil n/|b| \\rceil` steps, continuing the step
+        r"""One pass over (X, y): :math:`\lceil n/|b| \rceil` steps, continuing the step
         counter, the step sizes and the blocks (seeds) of the previous calls; a chunk
         shorter than ``batch_size`` makes one step of all its rows.
 
@@ -426,7 +420,7 @@ class DoublyStochasticRegressor(RegressorMixin, _BaseDoublyStochastic):
         steps, then decay like :math:`1/i` (0: a constant step).
     step : {'newton', 'gradient'}, default='newton'
         How the new block's coefficients are set: one Newton step of the mini-batch's
-        regularised loss in the block (:func:`lsl_lib.doubly_stochastic.newton_block`; the
+        regularised loss in the block (:func:`lsl_lib.doubly_stochastic.newton_block_numpy`; the
         module's docstring), or Dai et al.'s gradient step (the paper's Algorithm 1,
         lecture 13). The Newton step wants mini-batches of thousands, many times B: the
         block is fitted to its mini-batch, and on a small one it fits that batch's noise;
@@ -459,7 +453,7 @@ class DoublyStochasticRegressor(RegressorMixin, _BaseDoublyStochastic):
         b.
     seed_ : int
         The seed from which every block's frequencies are regenerated
-        (:func:`block_frequencies`).
+        (:func:`block_frequencies_numpy`).
     gamma_ : float
         The kernel width used.
     theta_ : float
@@ -490,7 +484,7 @@ class DoublyStochasticRegressor(RegressorMixin, _BaseDoublyStochastic):
     *Memory.* The model is :math:`\alpha` and one integer, 8 (T B K + 1) bytes
     (:func:`model_nbytes`); RFF with the same D = T B features stores also its d D
     frequencies, and a feature matrix of the training set n D. A run keeps the frequencies of
-    its blocks while it lasts (up to :data:`FREQUENCY_CACHE_BYTES`), the model none.
+    its blocks while it lasts (up to :data:`_FREQUENCY_CACHE_BYTES`), the model none.
 
     *Time.* Step i evaluates the i - 1 earlier blocks on its mini-batch,
     :math:`O(i B d |b|)`, so T steps cost :math:`O(T^2 B d |b|)` and a prediction
@@ -500,11 +494,9 @@ class DoublyStochasticRegressor(RegressorMixin, _BaseDoublyStochastic):
     model). The shrink multiplies every earlier :math:`\alpha_j` (O(i B K) per step,
     negligible beside the scoring), so no running scale factor is kept.
 
-    *Interrupting.* Ctrl-C (or Jupyter's interrupt) stops a fit between two chunks of
-    steps, within about 0.1 s plus one step (:func:`~lsl_lib._core.run_loop.run_chunks`):
-    ``fit`` leaves the estimator unfitted, ``partial_fit`` leaves the model of its last
-    whole chunk of steps (``t_`` says how many). A step is the smallest chunk, and step i
-    evaluates i - 1 blocks: after some hundreds of steps the wait exceeds a second.
+    Backends, traces, Ctrl-C, sample weights: :mod:`lsl_lib`, "Using the estimators". A step is the
+    smallest chunk and step i evaluates i - 1 blocks: after some hundreds of steps Ctrl-C
+    waits more than a second (``t_`` counts the steps kept).
 
     *Sample weights* are drawn in proportion: each mini-batch takes example i with
     probability :math:`s_i/\sum_j s_j` (integer weights: exactly the mini-batches of the
@@ -577,7 +569,7 @@ class DoublyStochasticRegressor(RegressorMixin, _BaseDoublyStochastic):
 
     @_fit_context(prefer_skip_nested_validation=True)
     def partial_fit(self, X, y, sample_weight=None):
-        """One pass over (X, y): :math:`\\lceil n/|b| \\rceil` steps, continuing the step
+        r"""One pass over (X, y): :math:`\lceil n/|b| \rceil` steps, continuing the step
         counter, the step sizes and the blocks; the intercept is the first call's
         (``sample_weight`` as in :meth:`fit`)."""
         first = not hasattr(self, "t_")

@@ -14,9 +14,9 @@ from lsl_lib.losses import get_loss
 from lsl_lib.random_features import RFF_KERNELS
 
 #: How a new block's coefficients are set (the package's docstring).
-STEPS = ("gradient", "newton")
+_STEPS = ("gradient", "newton")
 #: The Newton step's jitter, relative to the mean diagonal of the block's feature covariance.
-NEWTON_JITTER = 1e-10
+_NEWTON_JITTER = 1e-10
 
 
 def _check_rff_kernel(kernel):
@@ -27,7 +27,7 @@ def _check_rff_kernel(kernel):
     return KERNELS.index(kernel)
 
 
-def block_frequencies(seed, block, n_features, block_size, kernel="gaussian", gamma=1.0):
+def block_frequencies_numpy(seed, block, n_features, block_size, kernel="gaussian", gamma=1.0):
     r"""Frequencies W and phases b of block ``block``, regenerated from (seed, block).
 
     Element e = c d + k of the block (coordinate k of feature c's frequency
@@ -91,13 +91,13 @@ def block_features(X, seed, block, block_size, kernel="gaussian", gamma=1.0):
     ----------
     X : ndarray or CSR matrix of shape (n, d)
     seed, block, block_size, kernel, gamma
-        As in :func:`block_frequencies`.
+        As in :func:`block_frequencies_numpy`.
 
     Returns
     -------
     Phi : ndarray of shape (n, block_size)
     """
-    W, b = block_frequencies(seed, block, X.shape[1], block_size, kernel, gamma)
+    W, b = block_frequencies_numpy(seed, block, X.shape[1], block_size, kernel, gamma)
     return np.sqrt(2.0 / block_size) * np.cos(np.asarray(X @ W) + b)
 
 
@@ -112,7 +112,7 @@ def predict_blocks(X, seed, alpha, kernel="gaussian", gamma=1.0, first_block=0):
     alpha : ndarray of shape (n_blocks, B, K)
         The coefficients of the blocks.
     kernel, gamma
-        As in :func:`block_frequencies`.
+        As in :func:`block_frequencies_numpy`.
     first_block : int, default=0
         Block index of ``alpha[0]`` (a machine holding blocks 100-199 passes 100).
 
@@ -133,7 +133,7 @@ def step_sizes(theta, theta_prime, steps):
 
 
 
-def curvature_weights(loss, Y, F):
+def curvature_weights_numpy(loss, Y, F):
     r""":math:`\ell''(f, y)` elementwise, the weights H of the Newton step: the log loss's
     :math:`e/(1 + e)^2` with :math:`e = \exp(-|y f|)`, and 1 for the squared loss and for
     the hinge (which has no curvature: the covariance preconditioner)."""
@@ -143,7 +143,7 @@ def curvature_weights(loss, Y, F):
     return np.ones_like(F)
 
 
-def newton_block(phi, G, H, nu):
+def newton_block_numpy(phi, G, H, nu):
     r"""The Newton direction of a new block:
     :math:`(\Phi^\top H_q\Phi/k + (\nu + \epsilon) I)^{-1}\Phi^\top g_q/k` per output q.
 
@@ -158,14 +158,14 @@ def newton_block(phi, G, H, nu):
     Returns
     -------
     direction : ndarray of shape (B, K)
-        The step is :math:`-\gamma_i` times it. :math:`\epsilon` is ``NEWTON_JITTER``
+        The step is :math:`-\gamma_i` times it. :math:`\epsilon` is ``_NEWTON_JITTER``
         times the mean diagonal of :math:`\Phi^\top\Phi/k`, so that the system is
         definite when :math:`\nu = 0`, when |b| < B and when the curvature vanishes
         (the log loss of scores far from zero).
     """
     k, B = phi.shape
     direction = np.empty((B, G.shape[1]))
-    epsilon = NEWTON_JITTER * np.sum(phi * phi) / (k * B)
+    epsilon = _NEWTON_JITTER * np.sum(phi * phi) / (k * B)
     for q in range(G.shape[1]):
         A = (phi.T * H[:, q]) @ phi / k
         A[np.diag_indices(B)] += nu + epsilon
@@ -190,7 +190,7 @@ def dsg_numpy_chunk(X, Y, alpha, indices, t0, seed, kernel, gamma, theta, theta_
         Steps already done.
     seed : int
     kernel, gamma
-        As in :func:`block_frequencies`.
+        As in :func:`block_frequencies_numpy`.
     theta, theta_prime, nu : float
         :math:`\theta, \theta', \nu`.
     loss : lsl_lib.losses.Loss
@@ -198,7 +198,7 @@ def dsg_numpy_chunk(X, Y, alpha, indices, t0, seed, kernel, gamma, theta, theta_
         Receives :math:`f_{i-1}(x)` on each mini-batch (before its step).
     step : {'gradient', 'newton'}, default='gradient'
         The new block's coefficients: the gradient step, or the Newton step of
-        :func:`newton_block`.
+        :func:`newton_block_numpy`.
     cache : tuple (W, b) or None, default=None
         The frequencies of the first blocks
         (:class:`~lsl_lib.doubly_stochastic.FrequencyCache`), at least those the chunk
@@ -226,8 +226,8 @@ def dsg_numpy_chunk(X, Y, alpha, indices, t0, seed, kernel, gamma, theta, theta_
         phi = features(X_b, i - 1)  # block i's features
         alpha[:i - 1] *= 1.0 - gamma_i * nu  # shrink the earlier blocks
         if step == "newton":  # the new block's coefficients
-            H = curvature_weights(loss, Y[batch], f)
-            alpha[i - 1] = -gamma_i * newton_block(phi, G, H, nu)
+            H = curvature_weights_numpy(loss, Y[batch], f)
+            alpha[i - 1] = -gamma_i * newton_block_numpy(phi, G, H, nu)
         else:
             alpha[i - 1] = -(gamma_i / k) * (phi.T @ G)
 

@@ -85,11 +85,6 @@ Rahimi, Recht. Random features for large-scale kernel machines. NIPS 2007.
 Shalizi. Random features (lecture notes, Advanced Data Analysis, CMU).
 """
 from lsl_lib.kitchen_sinks._estimators import (
-    AUTO_BOX,
-    BOX_LIMITED_SHARE,
-    CLASSIFIER_LOSSES,
-    NOISE_EXPONENT,
-    REGRESSOR_LOSSES,
     BoxLimitedWarning,
     RandomKitchenSinksClassifier,
     RandomKitchenSinksRegressor,
@@ -104,8 +99,7 @@ from lsl_lib.kitchen_sinks._solvers import fit_hinge, fit_log, fit_squared
 
 __all__ = ["RandomKitchenSinksClassifier", "RandomKitchenSinksRegressor", "BoxLimitedWarning",
            "draw_features", "feature_matrix", "kernel_exponent", "fit_squared", "fit_log",
-           "fit_hinge", "FEATURES", "CLASSIFIER_LOSSES", "REGRESSOR_LOSSES", "AUTO_BOX",
-           "BOX_LIMITED_SHARE", "NOISE_EXPONENT"]
+           "fit_hinge", "FEATURES"]
 
 
 def __dir__():

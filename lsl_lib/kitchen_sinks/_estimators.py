@@ -22,23 +22,23 @@ from lsl_lib.kitchen_sinks._features import FEATURES, draw_features, feature_mat
 from lsl_lib.kitchen_sinks._solvers import fit_hinge, fit_log, fit_squared
 
 #: The losses, by task.
-CLASSIFIER_LOSSES = ("hinge", "log")
-REGRESSOR_LOSSES = ("squared",)
+_CLASSIFIER_LOSSES = ("hinge", "log")
+_REGRESSOR_LOSSES = ("squared",)
 
 #: ``C='auto'``: the box is this many times the targets' scale (1 for the classifier's
-#: +-1 labels, the standard deviation of y for the regressor), |alpha_k| <= AUTO_BOX * scale / K.
-AUTO_BOX = 1000.0
+#: +-1 labels, the standard deviation of y for the regressor), |alpha_k| <= _AUTO_BOX * scale / K.
+_AUTO_BOX = 1000.0
 
 #: A fit with at least this share of its weights on the box warns (:class:`BoxLimitedWarning`).
-BOX_LIMITED_SHARE = 0.9
+_BOX_LIMITED_SHARE = 0.9
 
 #: A built-in family whose kernel exponent at a typical pair of training inputs exceeds this
 #: (gamma E||x - x'||^2; gamma E||x - x'||_1 for ``binning``) warns: its sinks are noise there.
-NOISE_EXPONENT = 1000.0
+_NOISE_EXPONENT = 1000.0
 
 
 class BoxLimitedWarning(UserWarning):
-    """At least :data:`BOX_LIMITED_SHARE` of the weights sit on the box :math:`|\\alpha_k| = C/K`:
+    r"""At least :data:`_BOX_LIMITED_SHARE` of the weights sit on the box :math:`|\alpha_k| = C/K`:
     the box, not the data, shaped the fit (raise ``C``, or ``C=None`` removes the box)."""
 
 
@@ -104,7 +104,7 @@ class _BaseKitchenSinks(BaseEstimator):
         self._draw(X)
         self._warn_if_noise(X)
         Phi = self._features(X)
-        self.C_ = (AUTO_BOX * self._box_scale(targets, sample_weight) if self.C == "auto"
+        self.C_ = (_AUTO_BOX * self._box_scale(targets, sample_weight) if self.C == "auto"
                    else self.C)
         bound = None if self.C_ is None else self.C_ / self.n_components
         fit = {"squared": fit_squared, "log": fit_log, "hinge": fit_hinge}[loss]
@@ -122,7 +122,7 @@ class _BaseKitchenSinks(BaseEstimator):
         self.bound_ = bound
         self.n_active_constraints_ = (0 if bound is None else
                                       int(np.sum(np.abs(coefs) >= bound * (1 - 1e-6))))
-        if bound is not None and self.n_active_constraints_ >= BOX_LIMITED_SHARE * coefs.size:
+        if bound is not None and self.n_active_constraints_ >= _BOX_LIMITED_SHARE * coefs.size:
             warnings.warn(
                 f"{self.n_active_constraints_} of {coefs.size} weights sit on the box "
                 f"|alpha_k| <= C/K = {bound:.3g}: the box, not the data, shaped this fit, whose "
@@ -137,7 +137,7 @@ class _BaseKitchenSinks(BaseEstimator):
         if isinstance(self.feature, tuple):
             return
         exponent = kernel_exponent(self.feature, X, self.gamma_)
-        if exponent > NOISE_EXPONENT:
+        if exponent > _NOISE_EXPONENT:
             norm = "||x - x'||_1" if self.feature == "binning" else "||x - x'||^2"
             warnings.warn(
                 f"gamma={self.gamma_:.3g} is far too large for the spread of X: gamma E{norm} "
@@ -187,7 +187,7 @@ class RandomKitchenSinksClassifier(ScoreClassifierMixin, _BaseKitchenSinks):
     C : float > 0, 'auto' or None, default='auto'
         The box: :math:`|\alpha_k| \le C/K`, so that :math:`\|f - b\|_\infty \le C` and
         f - b is a K-term estimate of a member of :math:`\mathcal F_p`. ``None``:
-        unconstrained. ``'auto'``: :data:`AUTO_BOX` (1000) times the scale of the targets,
+        unconstrained. ``'auto'``: :data:`_AUTO_BOX` (1000) times the scale of the targets,
         1 for the classifier (its scores are margins of labels of +-1) and the standard
         deviation of y for the regressor (about its weighted mean; about 0 when
         ``fit_intercept=False``), so that fitting ``a * y + c`` gives ``a * f + c``. It is
@@ -203,7 +203,7 @@ class RandomKitchenSinksClassifier(ScoreClassifierMixin, _BaseKitchenSinks):
         The scale of the family (see :func:`draw_features`); ``None`` is 1/d, made for
         standardised features. A built-in family whose sinks are noise on X (one column of a
         much larger scale than the others: :func:`kernel_exponent` above
-        :data:`NOISE_EXPONENT`) warns. Unused by a pair.
+        :data:`_NOISE_EXPONENT`) warns. Unused by a pair.
     fit_intercept : bool, default=True
         Add an unconstrained constant b to f. Rahimi and Recht's class has none; without it,
         targets far from 0 (a regression target near 84) or unbalanced classes must be
@@ -293,7 +293,7 @@ class RandomKitchenSinksClassifier(ScoreClassifierMixin, _BaseKitchenSinks):
     """
 
     _parameter_constraints = {**_BaseKitchenSinks._parameter_constraints,
-                              "loss": [StrOptions(set(CLASSIFIER_LOSSES))],
+                              "loss": [StrOptions(set(_CLASSIFIER_LOSSES))],
                               "time_limit": [Interval(Real, 0, None, closed="neither"), None]}
 
     def __init__(self, n_components=300, C="auto", feature="fourier", gamma=None, loss="log",
@@ -313,7 +313,7 @@ class RandomKitchenSinksClassifier(ScoreClassifierMixin, _BaseKitchenSinks):
     @unfitted_on_error
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y, sample_weight=None):
-        """Draw the K features and fit α under the box, one-vs-rest beyond two classes.
+        r"""Draw the K features and fit α under the box, one-vs-rest beyond two classes.
 
         Parameters
         ----------
@@ -321,7 +321,7 @@ class RandomKitchenSinksClassifier(ScoreClassifierMixin, _BaseKitchenSinks):
             CSR is accepted (the built-in families read X through products, or row by row).
         y : array-like of shape (n_samples,)
         sample_weight : array-like of shape (n_samples,), default=None
-            Non-negative weights :math:`s_i`: the risk :math:`\\sum_i s_i c_i / \\sum_i s_i`.
+            Non-negative weights :math:`s_i`: the risk :math:`\sum_i s_i c_i / \sum_i s_i`.
         """
         X, y = validate_data(self, X, y, accept_sparse="csr", dtype=np.float64)
         check_classification_targets(y)
@@ -339,8 +339,8 @@ class RandomKitchenSinksClassifier(ScoreClassifierMixin, _BaseKitchenSinks):
         return False  # one-vs-rest of its own: the K features are drawn once for all classes
 
     def _decision_scores(self, X):
-        """Scores f(x): shape (n,) for two classes (that of ``classes_[1]``), else (n, n_classes).
-        With ``loss='log'``, :meth:`predict_proba` is :math:`\\sigma(f(x))` for two classes and
+        r"""Scores f(x): shape (n,) for two classes (that of ``classes_[1]``), else (n, n_classes).
+        With ``loss='log'``, :meth:`predict_proba` is :math:`\sigma(f(x))` for two classes and
         the one-vs-rest probabilities normalised to sum to 1 otherwise (as scikit-learn's
         one-vs-rest logistic regression)."""
         s = self._scores(X)
@@ -372,7 +372,7 @@ class RandomKitchenSinksRegressor(RegressorMixin, _BaseKitchenSinks):
     C : float > 0, 'auto' or None, default='auto'
         The box: :math:`|\alpha_k| \le C/K`, so that :math:`\|f - b\|_\infty \le C` and
         f - b is a K-term estimate of a member of :math:`\mathcal F_p`. ``None``:
-        unconstrained. ``'auto'``: :data:`AUTO_BOX` (1000) times the scale of the targets,
+        unconstrained. ``'auto'``: :data:`_AUTO_BOX` (1000) times the scale of the targets,
         1 for the classifier (its scores are margins of labels of +-1) and the standard
         deviation of y for the regressor (about its weighted mean; about 0 when
         ``fit_intercept=False``), so that fitting ``a * y + c`` gives ``a * f + c``. It is
@@ -388,7 +388,7 @@ class RandomKitchenSinksRegressor(RegressorMixin, _BaseKitchenSinks):
         The scale of the family (see :func:`draw_features`); ``None`` is 1/d, made for
         standardised features. A built-in family whose sinks are noise on X (one column of a
         much larger scale than the others: :func:`kernel_exponent` above
-        :data:`NOISE_EXPONENT`) warns. Unused by a pair.
+        :data:`_NOISE_EXPONENT`) warns. Unused by a pair.
     fit_intercept : bool, default=True
         Add an unconstrained constant b to f. Rahimi and Recht's class has none; without it,
         targets far from 0 (a regression target near 84) or unbalanced classes must be
@@ -468,7 +468,7 @@ class RandomKitchenSinksRegressor(RegressorMixin, _BaseKitchenSinks):
     """
 
     _parameter_constraints = {**_BaseKitchenSinks._parameter_constraints,
-                              "loss": [StrOptions(set(REGRESSOR_LOSSES))]}
+                              "loss": [StrOptions(set(_REGRESSOR_LOSSES))]}
 
     def __init__(self, n_components=300, C="auto", feature="fourier", gamma=None, loss="squared",
                  fit_intercept=True, tol=1e-4, max_iter=1000, random_state=None):

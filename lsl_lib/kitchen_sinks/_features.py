@@ -20,7 +20,7 @@ def _input_box(X):
 
 
 def draw_features(feature, X, n_components, gamma, rng):
-    """Draw the parameters :math:`w_1, \\dots, w_K` of a built-in family (see the module's table).
+    r"""Draw the parameters :math:`w_1, \dots, w_K` of a built-in family (see the module's table).
 
     Parameters
     ----------
@@ -103,7 +103,7 @@ def kernel_exponent(feature, X, gamma):
     ``binning``'s grids are those of the Laplacian kernel :math:`e^{-\gamma\|x - x'\|_1}`:
     :math:`\gamma \sum_j \sqrt{2 \operatorname{Var}(x_j)}`, an upper bound of
     :math:`\gamma\,\mathbb E\|x - x'\|_1` (Jensen). On standardised features with the
-    default :math:`\gamma = 1/d` it is 2 (``binning``: 1.4); far above :data:`NOISE_EXPONENT`
+    default :math:`\gamma = 1/d` it is 2 (``binning``: 1.4); far above :data:`_NOISE_EXPONENT`
     the sinks change sign (or cell) between any two training inputs, and a fit on them is a
     fit on noise. One column of much larger scale than the others is enough (a column
     times 1e6).

@@ -106,6 +106,9 @@ K(:, x_i), LRU cache                  ``cached_column_numpy``        ``_cached_c
 α_i ← α_i + Λ − P, b ← b + βΛ         ``online_kernel_numpy_chunk``  ``_online_kernel_numba_chunk``
 ====================================  =============================  ==============================
 
+``lambda_and_penalty`` keeps the name the lecture teaches it by, without ``_numpy``
+(CONTRIBUTING.md §2).
+
 The last row is a chunk of steps, each with the two speed-ups (or, with
 ``update='naive'``, a kernel sum for :math:`o_i`).
 :meth:`OnlineKernelClassifier.partial_fit` runs the same steps over a stream (see its
@@ -159,8 +162,6 @@ JMLR 10, 2009 (the soft-threshold step).
 """
 from lsl_lib.online_kernel._estimator import OnlineKernelClassifier
 from lsl_lib.online_kernel._learner import (
-    ONLINE_SCHEMES,
-    UPDATES,
     ColumnCache,
     OnlineKernelState,
     cached_column_numpy,
@@ -168,7 +169,6 @@ from lsl_lib.online_kernel._learner import (
     online_kernel_numpy_chunk,
 )
 from lsl_lib.online_kernel._models import (
-    EXP_CLIP,
     L1_REGULARISED,
     LOSS_OF,
     MODELS,
@@ -180,7 +180,7 @@ from lsl_lib.online_kernel._models import (
 )
 
 __all__ = [
-    "MODELS", "LOSS_OF", "L1_REGULARISED", "EXP_CLIP", "UPDATES", "ONLINE_SCHEMES",
+    "MODELS", "LOSS_OF", "L1_REGULARISED",
     "psi", "margin_loss", "lambda_and_penalty", "regularised_risk", "worst_violator_numpy",
     "ColumnCache", "cached_column_numpy", "online_kernel_numpy_chunk", "OnlineKernelState",
     "online_kernel", "OnlineKernelClassifier",

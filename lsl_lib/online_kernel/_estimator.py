@@ -22,8 +22,8 @@ from lsl_lib._core.validation import (
 )
 from lsl_lib.kernels import DEFAULT_KERNEL_EVALUATIONS, fitted_gamma, kernel_scores
 from lsl_lib.online_kernel._learner import (
-    ONLINE_SCHEMES,
-    UPDATES,
+    _ONLINE_SCHEMES,
+    _UPDATES,
     OnlineKernelState,
     online_kernel,
 )
@@ -152,12 +152,9 @@ class OnlineKernelClassifier(ScoreClassifierMixin, BaseEstimator):
     With more than two classes each call of :meth:`partial_fit` continues the binary
     model of every class on the same chunk.
 
-    **Interrupting.** Ctrl-C (or Jupyter's interrupt) stops a fit within about 0.1 s
-    (:func:`~lsl_lib._core.run_loop.run_chunks`). :meth:`fit` leaves the estimator
-    unfitted; :meth:`partial_fit` keeps the model of its last whole chunk of steps: the
-    examples of the call stepped through so far are learnt, the rest are not (with more
-    than two classes: the classes' models before the interrupted one have learnt the
-    whole call, those after it nothing of it).
+    Backends, traces, Ctrl-C, sample weights: :mod:`lsl_lib`, "Using the estimators". With more than
+    two classes, an interrupted :meth:`partial_fit` leaves the classes before the
+    interrupted one having learnt the whole call, those after it nothing of it.
 
     **Defaults.** ``gamma='scale'`` adapts the width to the data, as ``SVC`` does, where
     γ = 1/d assumes unit-variance features. The L1 SVM (bounded :math:`\psi`) with C = 1,
@@ -200,11 +197,11 @@ class OnlineKernelClassifier(ScoreClassifierMixin, BaseEstimator):
         "bias": ["boolean"],
         **LEARNER_KERNEL_CONSTRAINTS,
         "n_epochs": [Interval(Integral, 1, None, closed="left"), None],
-        "update": [StrOptions(set(UPDATES))],
+        "update": [StrOptions(set(_UPDATES))],
         "cache_size": [Interval(Real, 0, None, closed="left")],
         "verbose": ["boolean"],
         **ITERATIVE_CONSTRAINTS,
-        "sampling": [StrOptions(set(ONLINE_SCHEMES))],
+        "sampling": [StrOptions(set(_ONLINE_SCHEMES))],
     }
 
     def __init__(self, model="l1_svm", C=1.0, eta=0.1, eta_decay=0.0, delta=0.5, bias=False,

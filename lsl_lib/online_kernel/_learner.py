@@ -29,9 +29,9 @@ from lsl_lib.online_kernel._models import (
     worst_violator_numpy,
 )
 
-UPDATES = ("output", "naive")
+_UPDATES = ("output", "naive")
 #: The sampling schemes of the online learner: the shared ones and the worst violator.
-ONLINE_SCHEMES = SCHEMES + ("worst_violator",)
+_ONLINE_SCHEMES = SCHEMES + ("worst_violator",)
 #: ``max_evaluations`` that never stops a run.
 _NO_LIMIT = np.iinfo(np.int64).max
 
@@ -232,8 +232,8 @@ def _check_args(model, C, eta, eta_decay, delta, n_epochs, update, sampling, cac
                         ("max_kernel_evaluations", max_kernel_evaluations)]:
         if value is not None and not (isinstance(value, Integral) and value >= 1):
             raise ValueError(f"{name} must be None or an int >= 1, got {value!r}.")
-    for name, value, options in [("update", update, UPDATES),
-                                 ("sampling", sampling, ONLINE_SCHEMES)]:
+    for name, value, options in [("update", update, _UPDATES),
+                                 ("sampling", sampling, _ONLINE_SCHEMES)]:
         if value not in options:
             raise ValueError(f"{name} must be one of {options}, got {value!r}.")
     if sampling == "worst_violator" and update == "naive":

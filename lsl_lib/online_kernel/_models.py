@@ -9,15 +9,18 @@ from lsl_lib._core.backend import jit
 
 MODELS = ("l1_svm", "l2_svm", "huber", "logistic", "exponential", "ls_svm", "l1_svm_l1",
           "l2_svm_l1")
-# Integer codes of the models inside compiled loops.
-L1_SVM, L2_SVM, HUBER, LOGISTIC, EXPONENTIAL, LS_SVM, L1_SVM_L1, L2_SVM_L1 = range(8)
+# Integer codes of the models inside compiled loops, their indices in MODELS ("ls_svm" is the
+# compiled step's last case and needs no name).
+L1_SVM, L2_SVM, HUBER, LOGISTIC, EXPONENTIAL, L1_SVM_L1, L2_SVM_L1 = (
+    MODELS.index(name) for name in ("l1_svm", "l2_svm", "huber", "logistic", "exponential",
+                                    "l1_svm_l1", "l2_svm_l1"))
 #: The margin loss of each model, and the models regularised by ||alpha||_1.
 LOSS_OF = {"l1_svm": "hinge", "l2_svm": "squared_hinge", "huber": "huber",
            "logistic": "logistic", "exponential": "exponential", "ls_svm": "squared",
            "l1_svm_l1": "hinge", "l2_svm_l1": "squared_hinge"}
 L1_REGULARISED = ("exponential", "l1_svm_l1", "l2_svm_l1")
 #: z below which the exponential loss's psi is clipped.
-EXP_CLIP = -50.0
+_EXP_CLIP = -50.0
 
 
 def psi(model, z, delta=0.5):
@@ -34,7 +37,7 @@ def psi(model, z, delta=0.5):
         e = np.exp(-np.abs(z))
         return np.where(z >= 0.0, e / (1.0 + e), 1.0 / (1.0 + e))
     if loss == "exponential":
-        return np.exp(-np.maximum(z, EXP_CLIP))
+        return np.exp(-np.maximum(z, _EXP_CLIP))
     return 1.0 - z  # squared loss (LS-SVM)
 
 
@@ -87,8 +90,8 @@ def _lambda_and_penalty_numba(model_code, z, y, alpha_i, eta, C, delta):
         e = math.exp(-abs(z))
         p = e / (1.0 + e) if z >= 0.0 else 1.0 / (1.0 + e)
     elif model_code == EXPONENTIAL:
-        p = math.exp(-max(z, EXP_CLIP))
-    else:
+        p = math.exp(-max(z, _EXP_CLIP))
+    else:  # ls_svm
         p = 1.0 - z
     Lam = eta * C * y * p
     if model_code == EXPONENTIAL or model_code == L1_SVM_L1 or model_code == L2_SVM_L1:

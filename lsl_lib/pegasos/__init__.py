@@ -60,9 +60,15 @@ solver for SVM. Mathematical Programming 127(1), 3-30, 2011.
 Rakhlin, Shamir, Sridharan. Making gradient descent optimal for strongly convex
 stochastic optimization. ICML 2012 (suffix averaging).
 """
-from lsl_lib.pegasos._algorithm import (PegasosState, auto_step_offset, pegasos,
-                                        pegasos_numpy_chunk, projection_radius2,
-                                        reference_solution, weighted_objective)
+from lsl_lib.pegasos._algorithm import (
+    PegasosState,
+    auto_step_offset,
+    pegasos,
+    pegasos_numpy_chunk,
+    projection_radius2,
+    reference_solution,
+    weighted_objective,
+)
 from lsl_lib.pegasos._estimators import PegasosClassifier, PegasosRegressor, encode_labels
 
 __all__ = ["PegasosClassifier", "PegasosRegressor", "pegasos", "pegasos_numpy_chunk",

@@ -126,7 +126,7 @@ def pegasos_numpy_chunk(X, y, W, W_sum, indices, t0, lam, loss, radius2, average
 
 
 @jit
-def _pegasos_numba_chunk(data, cols, indptr, y, W, W_sum, v, U, carry, indices, t0, lam, code,
+def _pegasos_numba_chunk(data, cols, indptr, y, W, W_sum, v, U, carry, indices, t0, lam, loss_code,
                         epsilon, radius2, average_from, step_offset):
     r"""The same iterations as :func:`pegasos_numpy_chunk`, compiled.
 
@@ -176,7 +176,7 @@ def _pegasos_numba_chunk(data, cols, indptr, y, W, W_sum, v, U, carry, indices, 
                     for p in range(indptr[i], indptr[i + 1]):
                         acc += data[p] * v[r, cols[p]]
                 s[r] = a * acc
-            score_subgradient_numba(code, y[i], s, epsilon, g)
+            score_subgradient_numba(loss_code, y[i], s, epsilon, g)
             for r in range(K):
                 G[b, r] = g[r]
         # shrink first
@@ -304,9 +304,8 @@ def pegasos(X, y, lam, n_iter, *, n_outputs=1, loss="hinge", epsilon=0.1, batch_
         is :math:`L/\lambda` for a smooth loss (:func:`auto_step_offset`), so that no
         step is longer than :math:`1/L`.
     sample_weight : ndarray of shape (n,) or None, default=None
-        Non-negative weights :math:`s_i`, not all zero: f takes the weighted mean of the
-        losses and the examples are drawn in proportion to :math:`s_i`
-        (:func:`lsl_lib._core.sampling.weighted_sample_indices`). None: every weight 1.
+        Non-negative weights :math:`s_i`, drawn in proportion (:mod:`lsl_lib`); f takes
+        the weighted mean of the losses. None: every weight 1.
     record_every : int or None, default=None
         Record the trace every that many iterations (and at the start and the end).
     reference_objective : float or None, default=None

@@ -18,12 +18,22 @@ from lsl_lib._core.classifier import ScoreClassifierMixin
 from lsl_lib._core.random import check_random_state
 from lsl_lib._core.run_loop import unfitted_on_interrupt
 from lsl_lib._core.scores import labels_from_scores, one_vs_rest_probabilities
-from lsl_lib._core.validation import (ITERATIVE_CONSTRAINTS, add_intercept_column,
-                                      check_n_classes, check_sample_weight, clipped_batch_size,
-                                      signed_binary_labels)
+from lsl_lib._core.validation import (
+    ITERATIVE_CONSTRAINTS,
+    add_intercept_column,
+    check_n_classes,
+    check_sample_weight,
+    clipped_batch_size,
+    signed_binary_labels,
+)
 from lsl_lib.losses import get_loss
-from lsl_lib.pegasos._algorithm import (_AVERAGING, PegasosState, pegasos, reference_solution,
-                                        weighted_objective)
+from lsl_lib.pegasos._algorithm import (
+    _AVERAGING,
+    PegasosState,
+    pegasos,
+    reference_solution,
+    weighted_objective,
+)
 
 #: The default run's cap on the examples kT (``n_iter=None``): 30/lam for tiny lam would
 #: draw 3e13 indices at lam=1e-12.
@@ -260,9 +270,7 @@ class PegasosClassifier(ScoreClassifierMixin, _BasePegasos):
     With ``eval_set=(X_test, y_test)`` passed to ``fit`` and ``record_every`` set,
     ``history_['test_error']`` follows the test error along the iterations.
 
-    *Interrupting.* Ctrl-C (or Jupyter's interrupt) stops a fit within a fraction of a second
-    (:func:`~lsl_lib._core.run_loop.run_chunks`): ``fit`` leaves the estimator unfitted,
-    ``partial_fit`` leaves the model of its last whole chunk of iterations.
+    Backends, traces, Ctrl-C, sample weights: :mod:`lsl_lib`, "Using the estimators".
 
     References
     ----------
@@ -329,12 +337,8 @@ class PegasosClassifier(ScoreClassifierMixin, _BasePegasos):
         X : {array-like, sparse matrix} of shape (n_samples, n_features)
         y : array-like of shape (n_samples,)
         sample_weight : array-like of shape (n_samples,), default=None
-            Non-negative weights :math:`s_i` (times ``class_weight``): the risk becomes
-            :math:`\frac{1}{\sum_i s_i}\sum_i s_i\ell_i` and examples are drawn in
-            proportion to :math:`s_i`
-            (:func:`lsl_lib._core.sampling.weighted_sample_indices`). Integer weights give
-            exactly the iterates of the rows repeated :math:`s_i` times (zero: dropped) for
-            the same ``n_iter``; ``n_iter=None`` and ``partial_fit`` count passes in
+            Non-negative weights :math:`s_i`, drawn in proportion (:mod:`lsl_lib`),
+            times ``class_weight``. ``n_iter=None`` and ``partial_fit`` count passes in
             rows, not in total weight.
         eval_set : tuple (X_test, y_test), optional
             Held-out data whose error is recorded in ``history_['test_error']``.

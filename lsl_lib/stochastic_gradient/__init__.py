@@ -83,18 +83,28 @@ loss minimization. JMLR 14, 2013 (the smoothed hinge, Section 5.3).
 Bottou, Curtis, Nocedal. Optimization methods for large-scale machine learning.
 SIAM Review 60(2), 2018 (Sections 4 and 5.3).
 """
-from lsl_lib.stochastic_gradient._algorithm import (METHODS, SMOOTH_LOSSES, FiniteSumObjective,
-                                                    StochasticGradientState, get_smooth_loss,
-                                                    sarah, sarah_plus, sgd, sgd_numpy_chunk,
-                                                    stochastic_gradient, svrg,
-                                                    variance_reduced_numpy_chunk)
-from lsl_lib.stochastic_gradient._estimators import (StochasticGradientClassifier,
-                                                     StochasticGradientRegressor)
+from lsl_lib.stochastic_gradient._algorithm import (
+    METHODS,
+    FiniteSumObjective,
+    StochasticGradientState,
+    get_smooth_loss,
+    sarah,
+    sarah_plus,
+    sgd,
+    sgd_numpy_chunk,
+    stochastic_gradient,
+    svrg,
+    variance_reduced_numpy_chunk,
+)
+from lsl_lib.stochastic_gradient._estimators import (
+    StochasticGradientClassifier,
+    StochasticGradientRegressor,
+)
 
 __all__ = ["StochasticGradientClassifier", "StochasticGradientRegressor", "stochastic_gradient",
            "sgd", "svrg", "sarah", "sarah_plus", "sgd_numpy_chunk",
            "variance_reduced_numpy_chunk", "FiniteSumObjective", "StochasticGradientState",
-           "get_smooth_loss", "METHODS", "SMOOTH_LOSSES"]
+           "get_smooth_loss", "METHODS"]
 
 
 def __dir__():

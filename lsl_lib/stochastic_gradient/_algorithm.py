@@ -11,12 +11,12 @@ import numpy as np
 from sklearn.utils.extmath import row_norms
 
 from lsl_lib._core.backend import compiled_arrays, jit, resolve_backend
-from lsl_lib._core.random import check_random_state
-from lsl_lib._core.sampling import sample_indices
-from lsl_lib._core.run_loop import run_chunks
-from lsl_lib._core.trace import Trace
-from lsl_lib._core.validation import (check_batch_size)
 from lsl_lib._core.loss_derivatives import score_derivative_numba
+from lsl_lib._core.random import check_random_state
+from lsl_lib._core.run_loop import run_chunks
+from lsl_lib._core.sampling import sample_indices
+from lsl_lib._core.trace import Trace
+from lsl_lib._core.validation import check_batch_size
 from lsl_lib.losses import Loss, get_loss, primal_objective
 
 METHODS = ("sgd", "svrg", "sarah", "sarah+")
@@ -24,15 +24,15 @@ _SGD, _SVRG, _SARAH, _SARAH_PLUS = range(4)  # METHODS.index(method): codes in c
 _OUTPUTS = ("last", "random")
 
 
-SMOOTH_LOSSES = ("log", "squared", "smoothed_hinge")
+_SMOOTH_LOSSES = ("log", "squared", "smoothed_hinge")
 
 
 def get_smooth_loss(loss):
-    """The :class:`~lsl_lib.losses.Loss` named ``loss``, one of :data:`SMOOTH_LOSSES`."""
-    if isinstance(loss, Loss) and loss.name in SMOOTH_LOSSES:
+    """The :class:`~lsl_lib.losses.Loss` named ``loss``, one of :data:`_SMOOTH_LOSSES`."""
+    if isinstance(loss, Loss) and loss.name in _SMOOTH_LOSSES:
         return loss
-    if loss not in SMOOTH_LOSSES:
-        raise ValueError(f"loss must be one of {SMOOTH_LOSSES}, got {loss!r}.")
+    if loss not in _SMOOTH_LOSSES:
+        raise ValueError(f"loss must be one of {_SMOOTH_LOSSES}, got {loss!r}.")
     return get_loss(loss)
 
 
@@ -150,7 +150,7 @@ def variance_reduced_numpy_chunk(objective, w, indices, method, eta, m, gamma, t
 # The numba fast path: the same arithmetic, in compiled loops.
 
 @jit
-def _mean_gradient_numba(data, cols, indptr, y, w, rows, lam, code, g):
+def _mean_gradient_numba(data, cols, indptr, y, w, rows, lam, loss_code, g):
     r"""Write :math:`\frac1k\sum_{i\in\mathrm{rows}}\ell'(y_i, \langle w, x_i\rangle)x_i
     + \lambda w` into ``g``; ``rows = arange(n)`` gives the full gradient.
 
@@ -166,13 +166,13 @@ def _mean_gradient_numba(data, cols, indptr, y, w, rows, lam, code, g):
         if dense:
             for j in range(d):
                 s += data[i * d + j] * w[j]
-            c = score_derivative_numba(code, y[i], s, 0.0)
+            c = score_derivative_numba(loss_code, y[i], s, 0.0)
             for j in range(d):
                 g[j] += c * data[i * d + j]
         else:
             for p in range(indptr[i], indptr[i + 1]):
                 s += data[p] * w[cols[p]]
-            c = score_derivative_numba(code, y[i], s, 0.0)
+            c = score_derivative_numba(loss_code, y[i], s, 0.0)
             for p in range(indptr[i], indptr[i + 1]):
                 g[cols[p]] += c * data[p]
     k = rows.shape[0]
@@ -181,17 +181,17 @@ def _mean_gradient_numba(data, cols, indptr, y, w, rows, lam, code, g):
 
 
 @jit
-def _sgd_numba_chunk(data, cols, indptr, y, w, indices, eta, lam, code):
+def _sgd_numba_chunk(data, cols, indptr, y, w, indices, eta, lam, loss_code):
     """The steps of :func:`sgd_numpy_chunk`, compiled."""
     g = np.empty(w.shape[0])
     for it in range(indices.shape[0]):
-        _mean_gradient_numba(data, cols, indptr, y, w, indices[it], lam, code, g)
+        _mean_gradient_numba(data, cols, indptr, y, w, indices[it], lam, loss_code, g)
         for j in range(w.shape[0]):
             w[j] -= eta[it] * g[j]
 
 
 @jit
-def _variance_reduced_numba_chunk(data, cols, indptr, y, w, indices, method, lam, code, eta, m,
+def _variance_reduced_numba_chunk(data, cols, indptr, y, w, indices, method, lam, loss_code, eta, m,
                                  gamma, t_out, lengths):
     """The outer loops of :func:`variance_reduced_numpy_chunk`, compiled (``method`` is
     _SVRG, _SARAH or _SARAH_PLUS); returns the rows of ``indices`` consumed."""
@@ -201,7 +201,7 @@ def _variance_reduced_numba_chunk(data, cols, indptr, y, w, indices, method, lam
     w_tilde, w_prev, w_out = np.empty(d), np.empty(d), np.empty(d)
     pos = 0
     for s in range(t_out.shape[0]):
-        _mean_gradient_numba(data, cols, indptr, y, w, all_rows, lam, code, mu)  # v_0
+        _mean_gradient_numba(data, cols, indptr, y, w, all_rows, lam, loss_code, mu)  # v_0
         v0_norm2 = 0.0
         for j in range(d):
             v0_norm2 += mu[j] * mu[j]
@@ -218,13 +218,15 @@ def _variance_reduced_numba_chunk(data, cols, indptr, y, w, indices, method, lam
                     norm2 += v[j] * v[j]
                 if norm2 <= gamma * v0_norm2:
                     break
-            _mean_gradient_numba(data, cols, indptr, y, w, indices[pos], lam, code, g_new)
+            _mean_gradient_numba(data, cols, indptr, y, w, indices[pos], lam, loss_code, g_new)
             if method == _SVRG:
-                _mean_gradient_numba(data, cols, indptr, y, w_tilde, indices[pos], lam, code, g_old)
+                _mean_gradient_numba(data, cols, indptr, y, w_tilde, indices[pos], lam, loss_code,
+                                     g_old)
                 for j in range(d):
                     v[j] = g_new[j] - g_old[j] + mu[j]
             else:
-                _mean_gradient_numba(data, cols, indptr, y, w_prev, indices[pos], lam, code, g_old)
+                _mean_gradient_numba(data, cols, indptr, y, w_prev, indices[pos], lam, loss_code,
+                                     g_old)
                 for j in range(d):
                     v[j] = g_new[j] - g_old[j] + v[j]
             pos += 1

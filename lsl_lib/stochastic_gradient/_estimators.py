@@ -16,14 +16,23 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from lsl_lib._core.classifier import ScoreClassifierMixin
 from lsl_lib._core.run_loop import unfitted_on_interrupt
 from lsl_lib._core.scores import labels_from_scores
-from lsl_lib._core.validation import (ITERATIVE_CONSTRAINTS, add_intercept_column,
-                                      check_n_classes, clipped_batch_size,
-                                      signed_binary_labels)
+from lsl_lib._core.validation import (
+    ITERATIVE_CONSTRAINTS,
+    add_intercept_column,
+    check_n_classes,
+    clipped_batch_size,
+    signed_binary_labels,
+)
 from lsl_lib.losses import primal_objective
 from lsl_lib.pegasos import reference_solution
-from lsl_lib.stochastic_gradient._algorithm import (_OUTPUTS, METHODS, FiniteSumObjective,
-                                                    StochasticGradientState, get_smooth_loss,
-                                                    stochastic_gradient)
+from lsl_lib.stochastic_gradient._algorithm import (
+    _OUTPUTS,
+    METHODS,
+    FiniteSumObjective,
+    StochasticGradientState,
+    get_smooth_loss,
+    stochastic_gradient,
+)
 
 
 class _BaseStochasticGradient(BaseEstimator):
@@ -238,12 +247,10 @@ class StochasticGradientClassifier(ScoreClassifierMixin, _BaseStochasticGradient
     :math:`1/L`, and its last iterate sits at the noise floor of that step. The step follows
     the longest row: standardise the features first.
 
-    *Interrupting.* Ctrl-C (or Jupyter's interrupt) stops a fit at the end of the running
-    chunk of the run loop (:func:`~lsl_lib._core.run_loop.run_chunks`), within about 0.1 s
-    (an outer loop of SVRG or SARAH is never cut: on data where one takes longer, the stop
-    waits for it). ``fit`` leaves the estimator unfitted; ``partial_fit`` leaves the model
-    of its last whole chunk of steps (with more than two classes: the classes done so far
-    have seen the chunk, the others not).
+    Backends, traces, Ctrl-C, sample weights: :mod:`lsl_lib`, "Using the estimators".
+    Ctrl-C waits for the running outer loop of SVRG or SARAH; with more than two classes, an
+    interrupted ``partial_fit`` leaves the classes done so far having seen the chunk, the
+    others not.
 
     See Also
     --------
@@ -420,8 +427,7 @@ class StochasticGradientRegressor(RegressorMixin, _BaseStochasticGradient):
     orders of magnitude, :math:`1/(2L)` is tiny and 10 outer loops leave w near 0;
     standardise first.
 
-    *Interrupting.* As for :class:`StochasticGradientClassifier`: ``fit`` leaves the
-    estimator unfitted, ``partial_fit`` the model of its last whole chunk of steps.
+    Backends, traces, Ctrl-C, sample weights: :mod:`lsl_lib`, "Using the estimators".
 
     See Also
     --------
