@@ -1,9 +1,11 @@
-"""Scaffolding shared by the estimator tests: bad-input matrices, and the scikit-learn checks
-that set ``n_components=1``, which some estimators refuse (see ``n_components_one_failures``)."""
+"""Scaffolding shared by the estimator tests: bad-input matrices, and the loops of the
+distributed estimators compiled before their worker threads run them."""
 import numpy as np
-import pytest
-from sklearn.base import clone
-from sklearn.utils import estimator_checks
+import scipy.sparse as sp
+
+from lsl_lib.datasets import linear_teacher
+from lsl_lib.doubly_stochastic import DoublyStochasticClassifier, DoublyStochasticRegressor
+from lsl_lib.pegasos import PegasosClassifier
 
 
 def with_nan(X):
@@ -16,22 +18,20 @@ def with_inf(X):
     return np.where(np.eye(*X.shape) == 1, np.inf, X)
 
 
-#: scikit-learn's checks that set n_components = 1 (check_fit2d_1feature last: an estimator
-#: that refuses one feature first passes it).
-N_COMPONENTS_ONE = ("check_dont_overwrite_parameters", "check_methods_sample_order_invariance",
-                    "check_methods_subset_invariance", "check_fit2d_1sample",
-                    "check_fit2d_predict1d", "check_fit2d_1feature")
+def compile_parallel_loops():
+    """Compile the loops the Dask workers run here first, so that they load them from numba's
+    cache.
 
-
-def n_components_one_failures(refused, reason):
-    """``expected_failed_checks`` for ``parametrize_with_checks``: each check in
-    ``refused(estimator)`` (a subset of :data:`N_COMPONENTS_ONE`) fails, for ``reason``."""
-    return lambda estimator: {name: reason for name in refused(estimator)}
-
-
-def assert_n_components_one_refused(estimator, refused, match):
-    """Each check in ``refused(estimator)`` fails on a clone of ``estimator`` with an error
-    (the estimator's ValueError, or the check's AssertionError around it) matching ``match``."""
-    for name in refused(estimator):
-        with pytest.raises((ValueError, AssertionError), match=match):
-            getattr(estimator_checks, name)(type(estimator).__name__, clone(estimator))
+    The distributed estimators fit on a local cluster of threads in this process; numba's
+    lowering calls ``ast.parse``, which CPython 3.11 does not make safe against a parse in
+    another thread at the same moment (python/cpython#106905: a rare spurious "SystemError:
+    AST constructor recursion depth mismatch", seen once in the test process's reporting
+    while worker threads compiled)."""
+    X, y = linear_teacher(50, 8, label_noise=0.05, random_state=0)
+    for Xw in (X, sp.csr_matrix(X), X.astype(np.float32)):
+        for loss in ("hinge", "multiclass_hinge"):
+            PegasosClassifier(n_iter=5, loss=loss, random_state=0).fit(Xw, y)
+        DoublyStochasticClassifier(n_iter=3, batch_size=4, random_state=0).fit(Xw, y)
+        DoublyStochasticClassifier(n_iter=3, batch_size=4, loss="log", random_state=0).fit(
+            Xw, y).predict_proba(Xw[:5])
+        DoublyStochasticRegressor(n_iter=3, batch_size=4, random_state=0).fit(Xw, X[:, 0])

@@ -3,8 +3,8 @@
 BSGD: without maintenance it is kernel Pegasos, the budget holds, the golden-section merge
 against a grid, each maintenance's weight degradation against a direct computation. AMM: its
 two paths agree and it reduces to multiclass Pegasos with one hyperplane per class. LLSVM:
-with every point a landmark it is the exact kernel SVM. numpy == numba, scikit-learn's
-contract, and bad input rejected before any compiled code runs.
+with every point a landmark it is the exact kernel SVM. numpy == numba, and bad input
+rejected before any compiled code runs.
 
 At the end: the iterates do not depend on where the run loop's chunks end, Ctrl-C
 stops a fit within a second, sample weights are removed or repeated rows where the algorithm
@@ -20,7 +20,6 @@ from sklearn.datasets import make_blobs
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 from sklearn.svm import LinearSVC
-from sklearn.utils.estimator_checks import parametrize_with_checks
 
 import lsl_lib._core.run_loop as run_loop
 import lsl_lib.budgeted._amm as amm_module
@@ -449,30 +448,6 @@ def test_bad_input_is_named_before_compiled_code_runs(params, X, y, match, forbi
         BudgetedKernelSGDClassifier(**params).fit(X, y)
 
 
-# scikit-learn's check_sample_weight_equivalence_on_{dense,sparse}_data fits the weighted
-# rows *shuffled* against the repeated rows in their order: a stochastic learner then draws
-# another sequence of examples, and 5 epochs on its 15 rows are far from the optimum, so the
-# predictions differ although both estimate the same minimiser. The equivalence is tested
-# in this file where the algorithm makes it exact (same row order; see the sample-weight
-# tests below): zero weights are removed rows, integer weights repeated rows.
-_SHUFFLED_WEIGHTS = {
-    "check_sample_weight_equivalence_on_dense_data":
-        "stochastic solver: the check shuffles the weighted rows (see comment)",
-    "check_sample_weight_equivalence_on_sparse_data":
-        "stochastic solver: the check shuffles the weighted rows (see comment)",
-}
-
-
-@parametrize_with_checks([BudgetedKernelSGDClassifier(random_state=0),
-                          BudgetedKernelSGDClassifier(budget=10, maintenance="projection",
-                                                      kernel="laplacian", random_state=0),
-                          BudgetedKernelSGDClassifier(budget=10, maintenance="removal",
-                                                      random_state=0)],
-                         expected_failed_checks=lambda est: _SHUFFLED_WEIGHTS)
-def test_scikit_learn_contract(estimator, check):
-    check(estimator)
-
-
 def _xor(n=800, seed=0):
     """XOR in the square: no single hyperplane per class separates it, two do."""
     X = np.random.default_rng(seed).uniform(-1, 1, size=(n, 2))
@@ -716,15 +691,6 @@ def test_amm_rejects_bad_data():
         model.fit(X, y).predict(np.ones((2, 3)))
 
 
-@parametrize_with_checks([
-    AdaptiveMultiHyperplaneClassifier(random_state=0),
-    AdaptiveMultiHyperplaneClassifier(budget=3, mode="batch", prune_every=20, sampling="iid",
-                                      fit_intercept=False, backend="numpy", random_state=0),
-], expected_failed_checks=lambda est: _SHUFFLED_WEIGHTS)
-def test_amm_scikit_learn_contract(estimator, check):
-    check(estimator)
-
-
 # ---- LLSVM ----
 
 def test_llsvm_with_every_point_a_landmark_reaches_the_exact_kernel_svm_objective():
@@ -826,26 +792,6 @@ def test_llsvm_rejects_bad_data():
         model.fit(X_inf, y)
     with pytest.raises(ValueError, match="inconsistent"):
         model.fit(X, y[:-1])
-
-
-# LLSVM's weights are exact per-example C (liblinear's), but the check's shuffled rows draw
-# other random landmarks (among distinct rows) or k-means centres, and another coordinate
-# order, which dual CD's tolerance leaves visible in the predictions.
-_LANDMARKS_DIFFER = {
-    "check_sample_weight_equivalence_on_dense_data":
-        "the shuffled rows draw other landmarks (see comment)",
-    "check_sample_weight_equivalence_on_sparse_data":
-        "the shuffled rows draw other landmarks (see comment)",
-}
-
-
-@parametrize_with_checks([
-    LowRankLinearizedSVC(random_state=0),
-    LowRankLinearizedSVC(budget=10, random_state=0),
-    LowRankLinearizedSVC(budget=10, landmarks="kmeans", fit_intercept=True, random_state=0),
-], expected_failed_checks=lambda est: _LANDMARKS_DIFFER)
-def test_llsvm_scikit_learn_contract(estimator, check):
-    check(estimator)
 
 
 # ---- the one run loop, the one classifier face, sample weights, budgets ----

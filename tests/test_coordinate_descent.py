@@ -1,6 +1,6 @@
 """Coordinate descent: the two paths agree, the solutions are scikit-learn's (LinearSVC,
 Lasso) and the exact kernel ridge, the certificates (duality gaps, KKT conditions) hold,
-and the estimators keep scikit-learn's contract and reject bad input first."""
+and the estimators reject bad input first (scikit-learn's contract: test_common.py)."""
 import warnings
 
 import numpy as np
@@ -12,7 +12,6 @@ from sklearn.linear_model import lasso_path as sklearn_lasso_path
 from sklearn.metrics import r2_score
 from sklearn.svm import LinearSVC
 from sklearn.utils.class_weight import compute_class_weight
-from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from lsl_lib._core.backend import resolve_backend
 from lsl_lib.coordinate_descent import (BlockCDKernelRidge, DualCDClassifier, LassoCD,
@@ -886,46 +885,6 @@ def test_block_cd_kernel_ridge_defaults_on_raw_and_standardised_cpu_act():
     old = BlockCDKernelRidge(gamma=None, fit_intercept=False, random_state=0).fit(X, y)
     assert old.score(X_test, y_test) < -10  # the old defaults
     np.testing.assert_allclose(old.predict(X_test), 0.0, atol=1e-6)
-
-
-# ---------------------------------------------------------------- scikit-learn's contract
-
-def _expected_failed_checks(estimator):
-    """Weights equal repeated rows at the optimum (tested above and by the tight-tol
-    instance); scikit-learn compares the two fits to rtol 1e-7, finer than tol=1e-4
-    lets any dual CD stop (scikit-learn runs this check on LinearSVC only with its exact
-    primal solver, at tol=1e-12)."""
-    failing = {}
-    if isinstance(estimator, DualCDClassifier) and estimator.tol > 1e-9:
-        reason = "sample_weight = repeated rows only to the solver's tol (1e-4), not rtol 1e-7"
-        failing = {"check_sample_weight_equivalence_on_dense_data": reason,
-                   "check_sample_weight_equivalence_on_sparse_data": reason}
-    if isinstance(estimator, DualCDClassifier) and estimator.sampling == "iid":
-        # one-vs-rest on three blobs, the first class weighted 1000 (C = 1000 for it): the
-        # uniform draws of SDCA need more than the check's max_iter=1000 epochs there (86 %
-        # of class 0 predicted); with more epochs it passes
-        # (test_class_weight_check_passes_with_enough_epochs)
-        failing["check_class_weight_classifiers"] = "SDCA: C = 1000 needs > 1000 epochs"
-    if isinstance(estimator, DualCDClassifier) and not estimator.fit_intercept:
-        # LinearSVC(fit_intercept=False) fails it too: the check's class-0 blob lies around
-        # the origin, which no hyperplane through the origin separates out
-        failing["check_class_weight_classifiers"] = "no intercept: hyperplane through 0"
-    return failing
-
-
-@parametrize_with_checks([
-    DualCDClassifier(random_state=0),
-    DualCDClassifier(loss="squared_hinge", shrinking=False, fit_intercept=False,
-                     backend="numpy", random_state=0),
-    DualCDClassifier(tol=1e-12, max_iter=100_000, class_weight="balanced", sampling="iid",
-                     random_state=0),
-    LassoCD(),
-    LassoCD(alpha=0.1, selection="random", screening=False, random_state=0),
-    BlockCDKernelRidge(random_state=0),
-    BlockCDKernelRidge(order="cyclic", block_size=16, kernel="laplacian", n_epochs=1000),
-], expected_failed_checks=_expected_failed_checks)
-def test_scikit_learn_contract(estimator, check):
-    check(estimator)
 
 
 # ---------------------------------------------------------------- one-vs-rest, the run loop

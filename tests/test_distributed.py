@@ -1,8 +1,8 @@
 """Scaling out on Dask: averaged parallel Pegasos is the explicit average of per-partition
 Pegasos runs on any cluster, dask input equals the same split in memory, out-of-core streaming
 is partial_fit chunk by chunk within its memory budget, block-parallel DSG is the mean of K
-seeded models, an unreachable scheduler fails fast with a clear error, and the estimators keep
-scikit-learn's contract."""
+seeded models, and an unreachable scheduler fails fast with a clear error (scikit-learn's
+contract: test_common.py)."""
 import http.server
 import mmap
 import os
@@ -17,14 +17,13 @@ import dask
 import dask.array as da
 import numpy as np
 import pytest
-import scipy.sparse as sp
 from distributed import Client, LocalCluster
 from sklearn.base import BaseEstimator, clone
 from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import GridSearchCV, cross_val_score
 from sklearn.svm import LinearSVC
 from sklearn.utils.class_weight import compute_sample_weight
-from sklearn.utils.estimator_checks import check_class_weight_classifiers, parametrize_with_checks
+from sklearn.utils.estimator_checks import check_class_weight_classifiers
 
 from lsl_lib._core.backend import _dispatcher, numba_available
 from lsl_lib._core.random import check_random_state
@@ -39,6 +38,7 @@ from lsl_lib.distributed._out_of_core import _chunk_rows
 from lsl_lib.doubly_stochastic import DoublyStochasticClassifier, DoublyStochasticRegressor
 from lsl_lib.losses import get_loss
 from lsl_lib.pegasos import PegasosClassifier, PegasosState, pegasos, weighted_objective
+from estimator_support import compile_parallel_loops
 
 X_ALL, Y_ALL = linear_teacher(3000, 8, label_noise=0.05, random_state=0)
 X, Y = X_ALL[:2400], Y_ALL[:2400]
@@ -47,19 +47,8 @@ X_TEST, Y_TEST = X_ALL[2400:], Y_ALL[2400:]
 
 @pytest.fixture(scope="module", autouse=True)
 def compiled_in_this_thread():
-    """Compile the loops the workers run here first, so that they load them from numba's cache.
-
-    numba's lowering calls ``ast.parse``, which CPython 3.11 does not make safe against a
-    parse in another thread at the same moment (python/cpython#106905: a rare spurious
-    "SystemError: AST constructor recursion depth mismatch", seen once here in the test
-    process's reporting while worker threads compiled)."""
-    for Xw in (X[:50], sp.csr_matrix(X[:50]), X[:50].astype(np.float32)):
-        for loss in ("hinge", "multiclass_hinge"):
-            PegasosClassifier(n_iter=5, loss=loss, random_state=0).fit(Xw, Y[:50])
-        DoublyStochasticClassifier(n_iter=3, batch_size=4, random_state=0).fit(Xw, Y[:50])
-        DoublyStochasticClassifier(n_iter=3, batch_size=4, loss="log", random_state=0).fit(
-            Xw, Y[:50]).predict_proba(Xw[:5])
-        DoublyStochasticRegressor(n_iter=3, batch_size=4, random_state=0).fit(Xw, X[:50, 0])
+    """Compile the loops the workers run here first (see compile_parallel_loops)."""
+    compile_parallel_loops()
 
 
 @pytest.fixture(scope="module")
@@ -812,7 +801,7 @@ def test_sample_weight_errors(client):
 
 def test_class_weight_check_passes_with_enough_epochs():
     """scikit-learn's check_class_weight_classifiers weighs one class 10^7 times the other on
-    50 noisy points; the contract below runs it at n_epochs=3 (see _FEW_EPOCHS). With 100
+    50 noisy points; the contract runs it at n_epochs=3 (test_common.py, _FEW_EPOCHS). With 100
     epochs averaged every 2 the average nears the weighted problem's solution, and passes
     (96 % to 100 % of the test points in class 0 over random states 0-4; the check needs 87 %)."""
     check_class_weight_classifiers(
@@ -827,44 +816,6 @@ def test_compiled_loops_release_the_gil():
     from lsl_lib.pegasos._algorithm import _pegasos_numba_chunk
 
     assert _dispatcher(_pegasos_numba_chunk.py_func).targetoptions["nogil"] is True
-
-
-# --- scikit-learn's contract --------------------------------------------------------------
-
-# scikit-learn's sample-weight check repeats rows in one order and fits the weights on the rows
-# shuffled: a stochastic solver sees another index sequence, and here another partition, so
-# the predictions differ although both estimate the same minimiser (test_pegasos.py says the
-# same of one machine); the weighted average is tested exactly above.
-_SHUFFLED_WEIGHTS = "stochastic solver: the check shuffles the weighted rows (see comment)"
-# check_class_weight_classifiers gives class 0 10^7 times class 1's weight on 50 noisy points;
-# 3 epochs (or the default 5, averaged once) of 25 rows per worker, each worker seeing mostly one
-# side of the noise, leave the average short of the weighted solution (the bias of short runs
-# that lecture 15 shows); test_class_weight_check_passes_with_enough_epochs runs the same check
-# with more epochs, averaged every 2.
-_FEW_EPOCHS = "few epochs of 25 rows per worker leave the average biased (see comment)"
-
-
-@parametrize_with_checks([
-    ParallelPegasosClassifier(lam=1e-2, n_epochs=3, average_every=1, random_state=0),
-    ParallelDoublyStochasticClassifier(DoublyStochasticClassifier(n_iter=30, batch_size=4),
-                                       random_state=0),
-    ParallelDoublyStochasticRegressor(DoublyStochasticRegressor(step="gradient", n_iter=100,
-                                                                batch_size=8, block_size=16,
-                                                                nu=1e-4), random_state=0),
-    # the defaults (the contract holds at the default parameters)
-    ParallelPegasosClassifier(random_state=0),
-    ParallelDoublyStochasticClassifier(random_state=0),
-    ParallelDoublyStochasticRegressor(random_state=0),
-], expected_failed_checks=lambda est: {
-    "check_sample_weight_equivalence_on_dense_data": _SHUFFLED_WEIGHTS,
-    "check_sample_weight_equivalence_on_sparse_data": _SHUFFLED_WEIGHTS,
-    "check_class_weight_classifiers": _FEW_EPOCHS,
-} if isinstance(est, ParallelPegasosClassifier) else {
-    "check_sample_weight_equivalence_on_dense_data": _SHUFFLED_WEIGHTS,
-    "check_sample_weight_equivalence_on_sparse_data": _SHUFFLED_WEIGHTS,
-})
-def test_scikit_learn_contract(estimator, check):
-    check(estimator)
 
 
 def test_a_dask_dataframe_is_read_as_its_array(client):

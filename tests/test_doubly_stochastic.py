@@ -1,13 +1,12 @@
 """Doubly stochastic gradients: the block features follow the kernel's frequency law and
 are regenerated identically everywhere, the iterates are the paper's recursion over those
-features, both paths agree, the estimators keep scikit-learn's contract and reject bad input
-before any compiled code runs."""
+features, both paths agree, the estimators reject bad input before any compiled code runs
+(scikit-learn's contract: test_common.py)."""
 import numpy as np
 import pytest
 import scipy.sparse as sp
 from scipy import stats
 from sklearn.linear_model import LogisticRegression
-from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from lsl_lib._core.random import (SPLITMIX_GOLDEN, check_random_state, counter_uniforms_numpy,
                                   splitmix64_numba, splitmix64_numpy)
@@ -419,31 +418,7 @@ def test_regressor_approaches_kernel_ridge():
         np.mean((krr.predict(X_test) - truth) ** 2), 0.01 ** 2 * 10)
 
 
-# --- scikit-learn's contract and bad input ----------------------------------------------
-
-# scikit-learn's sample-weight equivalence checks fit on the weighted rows *shuffled*: a
-# stochastic solver then draws other mini-batches (and other blocks for them), so the two
-# models estimate the same minimiser by different runs. Equivalence is tested below for the
-# same row order: integer weights are repeated rows, zero weights dropped rows, exactly.
-_SHUFFLED_WEIGHTS = "stochastic solver: the check shuffles the weighted rows (see comment)"
-
-
-@parametrize_with_checks([
-    DoublyStochasticClassifier(),
-    DoublyStochasticRegressor(),
-    DoublyStochasticClassifier(step="gradient", n_iter=50, batch_size=4, block_size=16,
-                               random_state=0),
-    DoublyStochasticClassifier(loss="log", kernel="laplacian", step="gradient", n_iter=50,
-                               batch_size=4, block_size=16, random_state=0),
-    DoublyStochasticRegressor(step="gradient", n_iter=200, batch_size=8, block_size=16,
-                              nu=1e-4, random_state=0),
-], expected_failed_checks=lambda est: {
-    "check_sample_weight_equivalence_on_dense_data": _SHUFFLED_WEIGHTS,
-    "check_sample_weight_equivalence_on_sparse_data": _SHUFFLED_WEIGHTS,
-})
-def test_scikit_learn_contract(estimator, check):
-    check(estimator)
-
+# --- bad input ---------------------------------------------------------------------
 
 _X, _y = concentric_circles(40, random_state=0)
 

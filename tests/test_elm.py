@@ -1,4 +1,5 @@
-"""Extreme learning machines: the closed forms, the nodes, the estimator contract."""
+"""Extreme learning machines: the closed forms, the nodes, bad input (scikit-learn's contract:
+test_common.py)."""
 import re
 
 import numpy as np
@@ -6,7 +7,6 @@ import pytest
 import scipy.sparse as sp
 from numpy.testing import assert_allclose, assert_array_equal
 from sklearn.linear_model import Ridge
-from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from lsl_lib.datasets import load_digits
 from lsl_lib.elm import (ACTIVATIONS, ExtremeLearningMachineClassifier,
@@ -422,27 +422,6 @@ def test_csr_input_gives_the_dense_fit(activation):
                                              random_state=0).fit(sp.csr_matrix(X), y)
     assert_allclose(sparse.coef_, dense.coef_, rtol=1e-9)
     assert_allclose(sparse.predict(sp.csr_matrix(X)), dense.predict(X), rtol=1e-9, atol=1e-12)
-
-
-_CENTRES_FROM_ROWS = ("RBF centres are drawn from the training rows, so repeating or removing "
-                      "rows changes the hidden layer itself, not only the weights of the fit")
-
-
-@parametrize_with_checks([
-    ExtremeLearningMachineClassifier(random_state=0),
-    ExtremeLearningMachineClassifier(activation="gaussian", solver="dual", random_state=0),
-    ExtremeLearningMachineRegressor(random_state=0),
-    ExtremeLearningMachineRegressor(activation="multiquadric", n_hidden=30, C=1e3,
-                                    random_state=0),
-    ExtremeLearningMachineRegressor(activation="relu", solver="primal", random_state=0),
-    ExtremeLearningMachineRegressor(activation="cosine", solver="svd", C=np.inf,
-                                    random_state=0),
-], expected_failed_checks=lambda est: {
-    "check_sample_weight_equivalence_on_dense_data": _CENTRES_FROM_ROWS,
-    "check_sample_weight_equivalence_on_sparse_data": _CENTRES_FROM_ROWS,
-} if est.activation in ("gaussian", "multiquadric") else {})
-def test_scikit_learn_contract(estimator, check):
-    check(estimator)
 
 
 # ----------------------------------------------------------------------------- bad input

@@ -1,18 +1,15 @@
 """Fastfood: the Walsh-Hadamard transform is scipy's Hadamard matrix, the two paths agree,
 the features are built as the paper says and estimate the Gaussian kernel without bias,
-and the transformer keeps scikit-learn's contract and rejects bad input first."""
+and the transformer rejects bad input first (scikit-learn's contract: test_common.py)."""
 import numpy as np
 import pytest
 import scipy.linalg
 from sklearn.base import clone
-from sklearn.utils.estimator_checks import parametrize_with_checks
 
 import lsl_lib._core.hadamard as hadamard
 import lsl_lib.fastfood as ff
 from lsl_lib.fastfood import Fastfood, fastfood_project_numpy, fwht
 from lsl_lib.kernels import kernel_matrix
-from estimator_support import (N_COMPONENTS_ONE, assert_n_components_one_refused,
-                               n_components_one_failures)
 
 BACKENDS = ["numpy", "numba"]
 SIZES = [1, 2, 4, 8, 32, 128, 1024]
@@ -383,37 +380,7 @@ def test_kernel_error_is_comparable_to_dense_random_fourier_features():
         assert ours < 1.5 * dense
 
 
-# ---------------------------------------------------------------- Fastfood: contract, bad input
-
-# The checks' data have 2 to 10 features (d' <= 16); the widths below end in a cut block for
-# every d'. These checks set n_components = 1: any width works for 'cos' (as RBFSampler),
-# but the sin-cos map has the width 2m, so a 'sincos' Fastfood refuses 1 with a ValueError
-# naming n_components, as the test below asserts (check_fit2d_1feature passes: one feature
-# is refused first, with the expected message).
-_CHECKED = [Fastfood(random_state=0),  # the defaults
-            Fastfood(n_components=38, random_state=0),
-            Fastfood(n_components=21, variant="cos", dtype=np.float32, backend="numpy",
-                     random_state=0),
-            Fastfood(n_components=5, variant="cos", random_state=0)]
-
-
-def _n_components_one_refused(estimator):
-    # all of N_COMPONENTS_ONE but check_fit2d_1feature
-    return N_COMPONENTS_ONE[:-1] if estimator.variant == "sincos" else ()
-
-
-@parametrize_with_checks(_CHECKED, expected_failed_checks=n_components_one_failures(
-    _n_components_one_refused, "scikit-learn sets n_components=1, odd for 'sincos'"),
-    xfail_strict=True)
-def test_scikit_learn_contract(estimator, check):
-    check(estimator)
-
-
-@pytest.mark.parametrize("estimator", [e for e in _CHECKED if _n_components_one_refused(e)],
-                         ids=repr)
-def test_checks_setting_n_components_to_one_fail_for_that(estimator):
-    assert_n_components_one_refused(estimator, _n_components_one_refused, "n_components=1")
-
+# ---------------------------------------------------------------- Fastfood: bad input
 
 _X = np.random.default_rng(14).normal(size=(10, 12))
 

@@ -1,12 +1,12 @@
 """Kernel Pegasos: the recurrence reproduces linear Pegasos, both paths agree (iterates
-and cache counts), the LRU cache behaves as designed, the estimator's contract."""
+and cache counts), the LRU cache behaves as designed (scikit-learn's contract:
+test_common.py)."""
 import numpy as np
 import pytest
 import scipy.sparse as sp
 from conftest import svc_and_estimator_on_shared
 from sklearn.multiclass import OneVsRestClassifier
 from sklearn.svm import SVC
-from sklearn.utils.estimator_checks import parametrize_with_checks
 
 import lsl_lib.kernel_pegasos as module
 from lsl_lib._core.kernel_loops import GAUSSIAN, compiled_rows
@@ -169,14 +169,6 @@ def test_bad_input_is_named_before_compiled_code_runs(params, X, y, match, forbi
     forbid(module, "_kernel_pegasos_numba_chunk", "kernel_pegasos_numpy_chunk")
     with pytest.raises(ValueError, match=match):
         KernelPegasosClassifier(**params).fit(X, y)
-
-
-@parametrize_with_checks([
-    KernelPegasosClassifier(random_state=0),
-    KernelPegasosClassifier(kernel="laplacian", cache_size=0, random_state=0),
-])
-def test_scikit_learn_contract(estimator, check):
-    check(estimator)
 
 
 def _sparse_problem(n=200, d=30, seed=0):

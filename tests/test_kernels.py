@@ -9,7 +9,6 @@ import pytest
 import scipy.sparse as sp
 from sklearn.kernel_ridge import KernelRidge as SkKernelRidge
 from sklearn.metrics import pairwise
-from sklearn.utils.estimator_checks import parametrize_with_checks
 
 import lsl_lib.kernels as kernels_module
 from lsl_lib._core.kernel_loops import (
@@ -230,12 +229,6 @@ def test_bad_arrays_are_named():
         kernel_matrix(np.where(X > 2, np.nan, X))
     with pytest.raises(ValueError, match="NaN"):
         KernelRidge().fit(np.where(X > 2, np.nan, X), X[:, 0])
-
-
-@parametrize_with_checks([KernelRidge(), KernelRidge(kernel="laplacian", lam=0.1),
-                          PolynomialFeatureMap(degree=2)])
-def test_scikit_learn_contract(estimator, check):
-    check(estimator)
 
 
 @pytest.mark.parametrize("kernel", INNER_PRODUCT_KERNELS)

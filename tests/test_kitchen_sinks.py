@@ -2,8 +2,8 @@
 against least squares and logistic regression on the same features, what a loose and a
 tight box do, the feature families' formulas and bounds, a custom (phi, sampler) pair,
 seeds, the defaults (a box scaled to the targets, the intercept, the log loss), the
-warnings of a box-limited fit and of badly scaled features, Ctrl-C during a fit,
-scikit-learn's contract and bad input."""
+warnings of a box-limited fit and of badly scaled features, Ctrl-C during a fit and
+bad input (scikit-learn's contract: test_common.py)."""
 import os
 import select
 import signal
@@ -21,7 +21,6 @@ from sklearn.base import clone
 from sklearn.datasets import make_classification, make_regression
 from sklearn.exceptions import NotFittedError
 from sklearn.linear_model import LogisticRegression
-from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from lsl_lib.kitchen_sinks import (FEATURES, BoxLimitedWarning,
                                    RandomKitchenSinksClassifier, RandomKitchenSinksRegressor,
@@ -503,37 +502,7 @@ def test_ctrl_c_stops_a_fit_within_seconds(loss, n, started):
     assert elapsed < 3.0
 
 
-# ------------------------------------------------------------------ contract and bad input
-
-# The families other than 'fourier' draw p from the training inputs (their box, or anchors
-# drawn among the rows): repeating or dropping rows changes the draw, so the weighted fit
-# and the fit on repeated rows use different features (the squared and log fits themselves
-# are weight-exact: test_sample_weight_is_repetition).
-_DATA_DEPENDENT_P = "the features are drawn from the training inputs' box or rows (see comment)"
-
-
-@parametrize_with_checks([
-    RandomKitchenSinksClassifier(),  # the defaults: log loss, intercept, C='auto'
-    RandomKitchenSinksRegressor(),
-    # the former defaults; a tight box keeps the hinge's minimiser unique on the checks'
-    # separable data sets (a loose box leaves many, and sample_weight's checks compare them)
-    RandomKitchenSinksClassifier(n_components=20, C=10.0, loss="hinge", fit_intercept=False,
-                                 random_state=0),
-    RandomKitchenSinksClassifier(n_components=20, feature="binning", random_state=0),
-    RandomKitchenSinksClassifier(n_components=20, loss="log", feature="bump",
-                                 fit_intercept=True, random_state=0),
-    RandomKitchenSinksRegressor(n_components=20, C=100.0, gamma=0.01, fit_intercept=True,
-                                random_state=0),
-    RandomKitchenSinksRegressor(n_components=20, feature="sigmoid", C=None, random_state=0),
-], expected_failed_checks=lambda est: {
-    check: _DATA_DEPENDENT_P
-    for check in ("check_sample_weight_equivalence_on_dense_data",
-                  "check_sample_weight_equivalence_on_sparse_data")
-    if est.feature != "fourier"})
-@_TIGHT_BOX  # C=10 and C=100 bind on the checks' data sets
-def test_scikit_learn_contract(estimator, check):
-    check(estimator)
-
+# ------------------------------------------------------------------ bad input
 
 @pytest.mark.parametrize("params, match", [
     (dict(feature="wavelet"), "feature"),

@@ -7,7 +7,6 @@ from numpy.testing import assert_allclose, assert_array_equal
 from sklearn.kernel_approximation import Nystroem as SklearnNystroem
 from sklearn.pipeline import make_pipeline
 from sklearn.svm import LinearSVC
-from sklearn.utils.estimator_checks import parametrize_with_checks
 
 import lsl_lib.nystroem as ny
 from lsl_lib.datasets import load_digits
@@ -277,17 +276,6 @@ def test_transform_checks_the_number_of_features_first(monkeypatch):
         est.transform(_points(n=5, d=4))
     with pytest.raises(ValueError, match="NaN"):
         est.transform(_X_nan)
-
-
-# ---------------------------------------------------------------- scikit-learn's contract
-
-@parametrize_with_checks([
-    Nystroem(n_components=10, random_state=0),
-    Nystroem(n_components=10, sampling="leverage", random_state=0),
-    Nystroem(n_components=10, kernel="laplacian", sampling="leverage", random_state=0),
-])
-def test_scikit_learn_contract(estimator, check):
-    check(estimator)
 
 
 def test_refit_with_uniform_sampling_drops_the_leverage_attributes():

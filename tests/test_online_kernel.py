@@ -1,6 +1,7 @@
 """The unified online kernel learner: the step of each model by hand, the output
 vector against the kernel sum, numpy against numba (iterates and cache counts),
-the lecture's sparsity curiosity, learning against SVC, and scikit-learn's contract."""
+the lecture's sparsity curiosity, and learning against SVC (scikit-learn's contract:
+test_common.py)."""
 import math
 
 import numpy as np
@@ -9,7 +10,6 @@ import scipy.sparse as sp
 from conftest import svc_and_estimator_on_shared
 from sklearn.multiclass import OneVsRestClassifier
 from sklearn.svm import SVC
-from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from lsl_lib._core.kernel_loops import compiled_rows
 from lsl_lib._core.sampling import sample_indices
@@ -412,14 +412,6 @@ def test_functional_api_names_bad_arguments(kwargs, match):
         online_kernel(_X, _y.astype(float), **kwargs)
     with pytest.raises(ValueError, match="labels -1 and \\+1"):
         online_kernel(_X, np.where(_y > 0, 1.0, 0.0))
-
-
-@parametrize_with_checks([
-    OnlineKernelClassifier(random_state=0),
-    OnlineKernelClassifier(model="ls_svm", bias=True, random_state=0),
-])
-def test_scikit_learn_contract(estimator, check):
-    check(estimator)
 
 
 def _sparse_problem(n=150, d=25, seed=0):

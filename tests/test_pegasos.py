@@ -1,5 +1,5 @@
 """Pegasos: the two paths agree, the iterations are the lecture's, the estimators
-keep scikit-learn's contract and reject bad input before any compiled code runs."""
+reject bad input before any compiled code runs (scikit-learn's contract: test_common.py)."""
 import numpy as np
 import pytest
 import scipy.sparse as sp
@@ -8,7 +8,6 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 from sklearn.svm import LinearSVC
 from sklearn.utils.class_weight import compute_sample_weight
-from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from lsl_lib.datasets import (linear_teacher, load_digits, load_shared, shared_data_dir,
                               two_gaussian_blobs)
@@ -324,38 +323,6 @@ def test_random_state_of_the_wrong_type():
         PegasosClassifier(random_state="seed").fit(_X, _y)
 
 
-# scikit-learn's check repeats rows in one order and fits the weights on the rows
-# *shuffled*: a stochastic solver then sees another index sequence (and 5 epochs on 15
-# rows, lam = 1e-4, are far from the optimum), so predictions differ although both fits
-# estimate the same minimiser. Equivalence is tested above, exactly for the same row
-# order and at convergence for a shuffled one.
-_SHUFFLED_WEIGHTS = "stochastic solver: the check shuffles the weighted rows (see comment)"
-# check_class_weight_classifiers sets n_iter=100, an epoch count for the estimators it
-# was written for; here it is T, two passes over its 50 rows, lambda T = 0.01 at lam =
-# 1e-4, far before the O(1/(lambda T)) bound says anything. With n_iter=1000 the same
-# check passes (test_class_weight_check_passes_with_enough_iterations).
-_FEW_ITERATIONS = "the check sets n_iter=100 iterations: lam T = 0.01 (see comment)"
-
-
-@parametrize_with_checks([
-    PegasosClassifier(random_state=0),
-    PegasosClassifier(loss="log", batch_size=2, averaging="uniform", random_state=0),
-    PegasosClassifier(loss="multiclass_hinge", projection=True, random_state=0),
-    PegasosClassifier(loss="softmax", sampling="reshuffle", random_state=0),
-    PegasosRegressor(random_state=0),
-    # Pegasos' rate O(G^2 log T / (lam T)) needs lam T large: on the 200 samples of
-    # scikit-learn's check, lam = 1e-2 is the sensible setting for this Lipschitz loss
-    PegasosRegressor(lam=1e-2, loss="epsilon_insensitive", averaging="suffix", random_state=0),
-], expected_failed_checks=lambda est: {
-    "check_sample_weight_equivalence_on_dense_data": _SHUFFLED_WEIGHTS,
-    "check_sample_weight_equivalence_on_sparse_data": _SHUFFLED_WEIGHTS,
-    **({"check_class_weight_classifiers": _FEW_ITERATIONS}
-       if isinstance(est, PegasosClassifier) else {}),
-})
-def test_scikit_learn_contract(estimator, check):
-    check(estimator)
-
-
 # --- sample weights --------------------------------------------------------------
 
 def _weighted_problem(task, n=60, seed=0):
@@ -553,7 +520,8 @@ def test_scikit_learn_class_weight_balanced_check(loss):
 
 
 def test_class_weight_check_passes_with_enough_iterations():
-    """scikit-learn's check_class_weight_classifiers, with n_iter = T = 1000 (see above)."""
+    """scikit-learn's check_class_weight_classifiers, with n_iter = T = 1000
+    (see _FEW_ITERATIONS in test_common.py)."""
     from sklearn.datasets import make_blobs
     from sklearn.model_selection import train_test_split
     X, y = make_blobs(centers=2, random_state=0, cluster_std=20)

@@ -1,7 +1,7 @@
 """Random binning features: the pitch law and the hat function behind the Laplacian kernel,
 the unbiased estimate (and the bias of a fixed width), the sparse one-hot output, the cell
-ids (an independent pure-Python hash, dense == CSR, numpy == numba), seeds, scikit-learn's
-contract and bad input.
+ids (an independent pure-Python hash, dense == CSR, numpy == numba), seeds and bad input
+(scikit-learn's contract: test_common.py).
 
 Monte Carlo tolerances: each grid is a Bernoulli variable with p = k(x, y) (x and y share a
 cell or not), so the mean of P grids has the standard deviation sqrt(k(1 - k) / P); the
@@ -14,15 +14,13 @@ import scipy.stats
 from sklearn.base import clone
 from sklearn.pipeline import make_pipeline
 from sklearn.svm import LinearSVC
-from sklearn.utils.estimator_checks import parametrize_with_checks
 
 import lsl_lib.random_binning as rb
 from lsl_lib._core.backend import numba_available
 from lsl_lib.kernels import kernel_matrix
 from lsl_lib.random_binning import RandomBinningFeatures, bin_indices, draw_grids, grid_widths
 from lsl_lib.random_features import kernel_approximation_error
-from estimator_support import (N_COMPONENTS_ONE, assert_n_components_one_refused,
-                               n_components_one_failures, with_inf, with_nan)
+from estimator_support import with_inf, with_nan
 
 N_SD = 5
 needs_numba = pytest.mark.skipif(not numba_available(), reason="numba is not available")
@@ -356,35 +354,6 @@ def test_feature_names():
     np.testing.assert_array_equal(names, [f"randombinningfeatures{i}" for i in range(5)])
     est = RandomBinningFeatures(n_grids=3, random_state=0).fit(X)
     assert len(est.get_feature_names_out()) == est.n_components_
-
-
-# ---------------------------------------------------------------- scikit-learn's contract
-
-# scikit-learn sets n_components = 1 in these checks: below n_grids, refused with a
-# ValueError that names it (test_checks_setting_n_components_to_one_fail_for_that). With
-# n_grids = 1 (one column per grid) they pass.
-_CHECKED = [RandomBinningFeatures(random_state=0),  # the defaults
-            RandomBinningFeatures(n_grids=10, sparse_output=False, random_state=0),
-            RandomBinningFeatures(n_grids=10, random_state=0),
-            RandomBinningFeatures(n_grids=5, n_components=37, dtype=np.float32, random_state=0),
-            RandomBinningFeatures(n_grids=1, backend="numpy", random_state=0)]
-
-
-def _n_components_one_refused(estimator):
-    return N_COMPONENTS_ONE if estimator.n_grids > 1 else ()
-
-
-@parametrize_with_checks(_CHECKED, expected_failed_checks=n_components_one_failures(
-    _n_components_one_refused, "scikit-learn sets n_components=1 < n_grids"), xfail_strict=True)
-def test_scikit_learn_contract(estimator, check):
-    check(estimator)
-
-
-@pytest.mark.parametrize("estimator", [e for e in _CHECKED if _n_components_one_refused(e)],
-                         ids=repr)
-def test_checks_setting_n_components_to_one_fail_for_that(estimator):
-    assert_n_components_one_refused(estimator, _n_components_one_refused,
-                                    "n_components must be >= n_grids")
 
 
 @pytest.mark.parametrize("n_components", [None, 250])

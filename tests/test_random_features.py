@@ -1,7 +1,7 @@
 """Random Fourier features, ORF and SORF: unbiased estimates of the kernels of
 lsl_lib.kernels, the variances of Sutherland and Schneider (sin-cos vs cos) and of
 Yu et al. (ORF), the structured SORF map against its dense matrix, dtypes and seeds,
-scikit-learn's contract, bad input, and kernel_approximation_error.
+bad input, and kernel_approximation_error (scikit-learn's contract: test_common.py).
 
 Statistical tests use fixed seeds; their tolerances are 4 standard errors estimated
 from the same Monte Carlo sample (for a mean: sd / sqrt(S); for a sample variance:
@@ -13,7 +13,6 @@ import scipy.sparse as sp
 import scipy.stats
 from scipy.special import hyp1f1
 from sklearn.base import clone
-from sklearn.utils.estimator_checks import parametrize_with_checks
 
 import lsl_lib.random_features as rf
 from lsl_lib._core.features import block_sizes, n_frequencies
@@ -21,8 +20,7 @@ from lsl_lib._core.hadamard import fwht
 from lsl_lib.kernels import PolynomialFeatureMap, kernel_matrix
 from lsl_lib.random_features import (OrthogonalRandomFeatures, RandomFourierFeatures,
                                      kernel_approximation_error, orf_variance, rff_variance)
-from estimator_support import (N_COMPONENTS_ONE, assert_n_components_one_refused,
-                               n_components_one_failures, with_inf, with_nan)
+from estimator_support import with_inf, with_nan
 
 N_SE = 4  # tolerance of every Monte Carlo comparison, in standard errors
 
@@ -589,48 +587,6 @@ def test_gamma_none_is_one_over_d():
     assert OrthogonalRandomFeatures(8, gamma=2.0).fit(X).gamma_ == 2.0
     assert OrthogonalRandomFeatures.kernel == "gaussian"
     assert "kernel" not in OrthogonalRandomFeatures().get_params()
-
-
-# ---------------------------------------------------------------- scikit-learn's contract
-
-# scikit-learn sets n_components = 1 in these checks. Every width works for 'cos', as for
-# RBFSampler. The sin-cos map has the width 2m (a cos and a sin of each frequency): no map
-# of width 1 exists, and a 'sincos' estimator refuses n_components = 1 with a ValueError
-# naming it (test_checks_setting_n_components_to_one_fail_for_that). ORF refuses one
-# feature first, with the message check_fit2d_1feature expects.
-def _n_components_one_refused(estimator):
-    if estimator.variant != "sincos":
-        return ()
-    if isinstance(estimator, RandomFourierFeatures):
-        return N_COMPONENTS_ONE
-    return N_COMPONENTS_ONE[:-1]  # all but check_fit2d_1feature
-
-
-# widths that are no multiple of the checks' d (2 to 10): every ORF ends in a cut block
-_CHECKED = [RandomFourierFeatures(kernel=k, variant=v, n_components=n, random_state=0)
-            for k in ("gaussian", "laplacian", "cauchy") for v, n in (("sincos", 20), ("cos", 7))]
-_CHECKED += [RandomFourierFeatures(random_state=0),  # the defaults
-             OrthogonalRandomFeatures(random_state=0),
-             RandomFourierFeatures(dtype=np.float32, random_state=0),
-             RandomFourierFeatures(variant="cos", backend="numpy", random_state=0),
-             OrthogonalRandomFeatures(n_components=46, random_state=0),
-             OrthogonalRandomFeatures(n_components=23, variant="cos", random_state=0),
-             OrthogonalRandomFeatures(n_components=38, structured=True, random_state=0),
-             OrthogonalRandomFeatures(n_components=19, structured=True, variant="cos",
-                                      dtype=np.float32, random_state=0)]
-
-
-@parametrize_with_checks(_CHECKED, expected_failed_checks=n_components_one_failures(
-    _n_components_one_refused, "scikit-learn sets n_components=1, odd for 'sincos'"),
-    xfail_strict=True)
-def test_scikit_learn_contract(estimator, check):
-    check(estimator)
-
-
-@pytest.mark.parametrize("estimator", [e for e in _CHECKED if _n_components_one_refused(e)],
-                         ids=repr)
-def test_checks_setting_n_components_to_one_fail_for_that(estimator):
-    assert_n_components_one_refused(estimator, _n_components_one_refused, "n_components=1")
 
 
 # ---------------------------------------------------------------- bad input

@@ -1,6 +1,6 @@
 """SGD, SVRG, SARAH, SARAH+: the objectives' gradients are right, the two paths agree,
 the iterations are the papers', the variance-reduced methods converge linearly, and the
-estimators keep scikit-learn's contract and reject bad input before compiled code runs."""
+estimators reject bad input before compiled code runs (scikit-learn's contract: test_common.py)."""
 import numpy as np
 import pytest
 import scipy.sparse as sp
@@ -8,7 +8,6 @@ from sklearn.base import clone
 from sklearn.linear_model import LogisticRegression, Ridge, SGDClassifier
 from sklearn.model_selection import train_test_split
 from sklearn.preprocessing import StandardScaler
-from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from lsl_lib._core.loss_derivatives import score_derivative_numba
 from lsl_lib._core.sampling import sample_indices
@@ -580,18 +579,6 @@ def test_partial_fit_checks_later_chunks_against_the_first():
     reg = StochasticGradientRegressor(method="sgd").partial_fit(_X, _y)
     with pytest.raises(ValueError, match="features"):
         reg.partial_fit(_X[:, :1], _y)
-
-
-@parametrize_with_checks([
-    StochasticGradientClassifier(random_state=0),
-    StochasticGradientClassifier(method="svrg", loss="smoothed_hinge", batch_size=2,
-                                 output="random", random_state=0),
-    StochasticGradientClassifier(method="sgd", sampling="reshuffle", random_state=0),
-    StochasticGradientRegressor(random_state=0),
-    StochasticGradientRegressor(method="sarah+", batch_size=3, random_state=0),
-])
-def test_scikit_learn_contract(estimator, check):
-    check(estimator)
 
 
 # --- one-vs-rest, clipped mini-batches, the run loop, Ctrl-C ---------------------------------
