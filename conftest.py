@@ -53,7 +53,7 @@ LONG_FIRST = ("homework", "browser")
 
 # Test modules whose tests are independent of each other and share no costly fixture: their
 # tests are spread over the workers one by one. Every other module is one xdist group.
-SPREAD = ("tests/test_common.py",)
+SPREAD = ("tests/lib/test_common.py",)
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -130,9 +130,9 @@ def pytest_xdist_node_collection_finished(node, ids):
 # The parts of a whole run, by where their tests live (the first prefix that matches); the
 # rest are the library's tests, its doctests and the tools' tests.
 PARTS = (
-    ("tests/test_browser.py", "browser test"),
-    ("tests/test_site.py", "site"),
-    ("tests/test_homework", "homework"),
+    ("tests/course/test_browser.py", "browser test"),
+    ("tests/course/test_site.py", "site"),
+    ("tests/course/test_homework", "homework"),
     ("homework/", "homework"),
     ("notebooks/", "lectures under nbval"),
 )

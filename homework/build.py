@@ -15,7 +15,8 @@
 * the **student bundle** ``<out>/`` (default ``homework/student/``): per assignment the student
   notebook (solutions replaced by prompts, public tests only, no outputs) and the data files its
   master lists, and a ``README.md`` on how to work and hand in. Nothing in it holds a solution, a
-  rubric or a hidden test (``tests/test_homework.py`` checks). ``--zip`` also writes ``<out>.zip``;
+  rubric or a hidden test (``tests/course/test_homework.py`` checks). ``--zip`` also writes
+  ``<out>.zip``;
 * the **lecturer's side** ``homework/autograder/<name>/`` (git-ignored): otter's autograder zip
   (public and hidden tests; its requirements install ``lsl_lib``, so that otter's own
   ``otter grade`` can build its Docker image), the solutions notebook, and ``term.json`` with the

@@ -779,7 +779,7 @@ def orf_variance(z, d, variant="sincos", n_blocks=1, leading_order=False, n_comp
     Notes
     -----
     The exact form is a derivation of ours, checked against Monte Carlo in
-    ``tests/test_random_features.py``; Yu et al. (2016) state its 1/d expansion (Theorem 1).
+    ``tests/lib/test_random_features.py``; Yu et al. (2016) state its 1/d expansion (Theorem 1).
     It holds for ORF, whose rows have independent :math:`\chi(d)` lengths; SORF's rows all
     have the same length and its variance differs at small d (Yu et al., Theorem 3).
 

@@ -1,6 +1,6 @@
 """Shared pytest configuration.
 
-The browser tests (marker ``browser``, tests/test_browser.py) use what is defined here:
+The browser tests (marker ``browser``, tests/course/test_browser.py) use what is defined here:
 
 * ``notebook_path``: a test taking this argument is parametrized over the notebooks,
   ``<notebooks dir>/*.ipynb`` globbed at collection time (so new notebooks are covered);
@@ -14,7 +14,7 @@ The bad-input tests use ``forbid``: ``forbid(module, *names)`` replaces each nam
 ``module`` (or class) with one raising ``AssertionError("<module>.<name> ran")``, for the rest of
 the test, so that an error must be raised before that code runs.
 
-The figure tests (tests/test_plotting*.py) use ``no_pyplot_figures``: a plotting function must
+The figure tests (tests/lib/test_plotting*.py) use ``no_pyplot_figures``: a plotting function must
 build its Figure without pyplot, so none is left behind when a widget redraws.
 
 With numba missing or disabled (``LSL_NUMBA=0``), a test that asks for ``backend='numba'``

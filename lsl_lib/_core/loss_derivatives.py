@@ -4,7 +4,7 @@ Every compiled loop that takes a step on a loss (Pegasos, SGD/SVRG/SARAH, doubly
 stochastic gradients) needs :math:`\partial_s \ell(y, s)` of one example at a time.
 The vectorised references are the ``subgradient`` methods of the loss classes of
 :mod:`lsl_lib.losses`, which also carry these codes (``Loss.code``); the two are held
-to each other by ``tests/test_losses.py``.
+to each other by ``tests/lib/test_losses.py``.
 """
 import math
 

@@ -5,9 +5,9 @@ panels' frames and Sphinx's environment), served by a plain HTTP server on 127.0
 in Chromium with every request that leaves localhost blocked and counted. Every page must load
 with no console error, no blocked or failed request, its math typeset and every image loaded;
 every static panel's control must change the figure shown. Screenshots go to
-``tests/screenshots/site_*.png`` beside the JupyterLab test's.
+``tests/course/screenshots/site_*.png`` beside the JupyterLab test's.
 
-    python -m pytest -m browser tests/test_site.py
+    python -m pytest -m browser tests/course/test_site.py
 
 Needs Chromium and Playwright (else it skips, as the other browser tests do) and npm (the build
 installs MathJax, require.js and the widget manager from the npm registry into the site).
@@ -27,7 +27,7 @@ import pytest
 
 pytestmark = pytest.mark.browser
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SITE = ROOT / "book" / "_build" / "html"
 SCREENSHOTS = Path(__file__).resolve().parent / "screenshots"
 VIEWPORT = {"width": 1400, "height": 1000}

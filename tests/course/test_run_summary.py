@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT_CONFTEST = Path(__file__).resolve().parents[1] / "conftest.py"
+ROOT_CONFTEST = Path(__file__).resolve().parents[2] / "conftest.py"
 
 
 def _root_conftest():
@@ -39,18 +39,19 @@ def _report(nodeid, when, duration, outcome="passed"):
 
 
 def test_each_part_gets_the_seconds_of_its_own_tests():
+    browser = "tests/course/test_browser.py::test_notebook_in_jupyterlab[02_pegasos]"
     reports = [
-        _report("tests/test_browser.py::test_notebook_in_jupyterlab[02_pegasos]", "setup", 2.0),
-        _report("tests/test_browser.py::test_notebook_in_jupyterlab[02_pegasos]", "call", 40.0),
-        _report("tests/test_site.py::test_the_site_holds_the_course", "setup", 300.0),
-        _report("tests/test_site.py::test_the_site_holds_the_course", "call", 1.0, "failed"),
-        _report("tests/test_homework_class.py::test_a_class", "call", 100.0),
+        _report(browser, "setup", 2.0),
+        _report(browser, "call", 40.0),
+        _report("tests/course/test_site.py::test_the_site_holds_the_course", "setup", 300.0),
+        _report("tests/course/test_site.py::test_the_site_holds_the_course", "call", 1.0, "failed"),
+        _report("tests/course/test_homework_class.py::test_a_class", "call", 100.0),
         _report("homework/masters/hw1_rademacher.ipynb::Cell 3", "call", 4.0),
         _report("notebooks/02_pegasos.ipynb::Cell 1", "call", 5.5),
         _report("notebooks/02_pegasos.ipynb::Cell 2", "call", 0.25, "skipped"),
-        _report("tests/test_losses.py::test_hinge", "call", 0.5),
+        _report("tests/lib/test_losses.py::test_hinge", "call", 0.5),
         _report("lsl_lib/kernels.py::lsl_lib.kernels.rbf", "call", 0.25),
-        _report("tests/test_losses.py::test_hinge", "teardown", 0.25),
+        _report("tests/lib/test_losses.py::test_hinge", "teardown", 0.25),
     ]
     reporter = _Reporter(reports)
     _root_conftest().pytest_terminal_summary(reporter)
@@ -62,6 +63,6 @@ def test_each_part_gets_the_seconds_of_its_own_tests():
 
 
 def test_a_run_of_one_part_prints_no_summary():
-    reporter = _Reporter([_report("tests/test_losses.py::test_hinge", "call", 3.0)])
+    reporter = _Reporter([_report("tests/lib/test_losses.py::test_hinge", "call", 3.0)])
     _root_conftest().pytest_terminal_summary(reporter)
     assert reporter.lines == []

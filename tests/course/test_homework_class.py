@@ -1,12 +1,12 @@
 """A class of homework 1, graded with the one command (``build.py grade-class``).
 
 Forty-odd submissions: correct (two folder layouts), empty, every typical wrong answer of
-``tests/wrong_answers/hw1_rademacher.py``, loops (in a cell, in a question's function, one that
-ignores the interrupt), a crash, the review's tamper attempts (numpy, otter, the library, reading
-the hidden tests, writing outside its folder, a process left running), a submission that puts the
-hidden inputs into its errors, an unreadable file and a notebook of another assignment. Checked:
-``grades.csv`` (every score as expected, derivations left to the hand), the feedback files (no
-hidden test's code), the flags, nothing written outside, nothing left running.
+``tests/course/wrong_answers/hw1_rademacher.py``, loops (in a cell, in a question's function, one
+that ignores the interrupt), a crash, the review's tamper attempts (numpy, otter, the library,
+reading the hidden tests, writing outside its folder, a process left running), a submission that
+puts the hidden inputs into its errors, an unreadable file and a notebook of another assignment.
+Checked: ``grades.csv`` (every score as expected, derivations left to the hand), the feedback files
+(no hidden test's code), the flags, nothing written outside, nothing left running.
 """
 import csv
 import re

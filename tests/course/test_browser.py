@@ -3,11 +3,11 @@
 For each ``notebooks/*.ipynb`` (parametrized in conftest.py): open it in JupyterLab, clear the
 outputs and Run All, check that no cell raised and every widget rendered, then move each
 ipywidgets control once and check that the figure it drives is redrawn. A full-page screenshot
-goes to ``tests/screenshots/<notebook>.png`` at the end (every output, the controls moved), also
-when the test fails (then of the notebook as the failure left it).
+goes to ``tests/course/screenshots/<notebook>.png`` at the end (every output, the controls
+moved), also when the test fails (then of the notebook as the failure left it).
 
-    python -m pytest -m browser tests/test_browser.py
-    LSL_NOTEBOOKS_DIR=/some/folder python -m pytest -m browser tests/test_browser.py
+    python -m pytest -m browser tests/course/test_browser.py
+    LSL_NOTEBOOKS_DIR=/some/folder python -m pytest -m browser tests/course/test_browser.py
 
 Needs Chromium (``/usr/bin/chromium`` or ``$LSL_CHROMIUM``) and Playwright, else it skips.
 The notebooks run on a temporary copy; the committed files are never modified. Each worker

@@ -1,8 +1,9 @@
 """Every typical wrong answer listed for homework 2 and 3 costs its own question only.
 
-``tests/wrong_answers/<name>.py`` lists them (the review's tables and a few more); each becomes a
-submission (the solutions with that one change), and the class is graded with ``grade-class``.
-Homework 1's are graded in tests/test_homework_class.py.
+``tests/course/wrong_answers/<name>.py`` lists them (the review's tables and a few more); each
+becomes a submission (the solutions with that one change), and the class is graded with
+``grade-class``.
+Homework 1's are graded in tests/course/test_homework_class.py.
 """
 import nbformat
 import pytest

@@ -12,7 +12,7 @@ from PIL import Image
 from book import static_panels as sp
 from lsl_lib import widgets
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 # ---------------------------------------------------------------------------- the grids

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import nbformat
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def module(name, path):
@@ -30,7 +30,7 @@ def assignment(name, term_seed=None):
 
 
 def wrong_answers(name):
-    """``[(description, question, old, new)]`` of ``tests/wrong_answers/<name>.py``."""
+    """``[(description, question, old, new)]`` of ``tests/course/wrong_answers/<name>.py``."""
     return module(f"wrong_answers_{name}",
                   ROOT / "tests" / "wrong_answers" / f"{name}.py").WRONG_ANSWERS
 

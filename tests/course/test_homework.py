@@ -11,7 +11,8 @@ soon as it is added), ``otter assign`` is run once into a temporary folder, and 
 * the term's seed changes the data the setup cells draw.
 
 Then the grader's parts (the wire format, Landlock) and build.py's commands. A whole class is graded
-in tests/test_homework_class.py, the listed wrong answers in tests/test_homework_wrong_answers.py.
+in tests/course/test_homework_class.py, the listed wrong answers in
+tests/course/test_homework_wrong_answers.py.
 """
 import json
 import os
