@@ -11,12 +11,13 @@ from scipy.special import expit
 from lsl_lib._core.backend import numba_available, resolve_backend
 from lsl_lib._core.random import check_random_state
 from lsl_lib._core.rows import (
-    row_axpy,
-    row_clear,
-    row_column,
-    row_dot,
-    row_span,
-    row_to_dense,
+    gather_dense_rows_numba,
+    row_axpy_numba,
+    row_clear_numba,
+    row_column_numba,
+    row_dot_numba,
+    row_span_numba,
+    row_to_dense_numba,
     row_view,
 )
 from lsl_lib._core.sampling import sample_indices
@@ -437,8 +438,9 @@ def test_row_helpers_read_row_i(backend, sparse):
     keep[4] = 0.0  # an empty row
     X = (sp.diags(keep) @ sp.random(9, 6, density=0.5, random_state=1, format="csr")).toarray()
     view = row_view(sp.csr_matrix(X) if sparse else X)
-    helpers = (row_dot, row_axpy, row_span, row_column, row_to_dense, row_clear)
-    dot, axpy, span, column, to_dense, clear = (
+    helpers = (row_dot_numba, row_axpy_numba, row_span_numba, row_column_numba,
+               row_to_dense_numba, row_clear_numba, gather_dense_rows_numba)
+    dot, axpy, span, column, to_dense, clear, gather = (
         f if backend == "numba" else f.py_func for f in helpers)
     v = np.random.default_rng(0).normal(size=6)
     buffer = np.zeros(6)
@@ -455,3 +457,5 @@ def test_row_helpers_read_row_i(backend, sparse):
         np.testing.assert_array_equal(to_dense(*view, i, buffer), X[i])
         clear(view[1], view[2], i, buffer)
         assert not buffer.any()
+    gathered = gather(view[0], view[2], 6, np.array([8, 0]))
+    np.testing.assert_array_equal(gathered, np.empty((0, 6)) if sparse else X[[8, 0]])

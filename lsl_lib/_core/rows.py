@@ -22,16 +22,17 @@ The helpers keep the dense path a contiguous loop with no index array, which the
 compiler vectorises; numba compiles them into the loop that calls them (plain
 ``njit``: LLVM inlines them, measured in benchmarks/README.md, §Row view).
 
-=============================  ====================================================
-helper                         what it computes on row :math:`x_i`
-=============================  ====================================================
-:func:`row_dot`                :math:`\langle x_i, v\rangle`
-:func:`row_axpy`               :math:`v \leftarrow v + c\,x_i`
-:func:`row_span`,              the positions ``p`` of its stored values in ``data``
-:func:`row_column`             and the column of each, for loops that fuse updates
-:func:`row_to_dense`           :math:`x_i` as a dense vector (CSR: into a buffer)
-:func:`row_clear`              the buffer zeroed again, O(nnz(x_i))
-=============================  ====================================================
+===================================  ==============================================
+helper                               what it gives of row :math:`x_i`
+===================================  ==============================================
+:func:`row_dot_numba`                :math:`\langle x_i, v\rangle`
+:func:`row_axpy_numba`               :math:`v \leftarrow v + c\,x_i`
+:func:`row_span_numba`,              the positions ``p`` of its stored values in
+:func:`row_column_numba`             ``data`` and the column of each (fused loops)
+:func:`row_to_dense_numba`           :math:`x_i` as a dense vector (CSR: into a buffer)
+:func:`row_clear_numba`              that buffer zeroed again, O(nnz(x_i))
+:func:`gather_dense_rows_numba`      rows of a dense X side by side, for one BLAS product
+===================================  ==============================================
 """
 import numpy as np
 import scipy.sparse as sp
@@ -39,8 +40,10 @@ import scipy.sparse as sp
 from lsl_lib._core.backend import jit
 
 
-def _index_dtype(largest):
-    return np.uint32 if largest < 2 ** 32 else np.int64
+def _as_index(a, largest):
+    """``a`` (non-negative integers) as the index dtype: a view when the item size allows."""
+    dtype = np.dtype(np.uint32 if largest < 2 ** 32 else np.int64)
+    return a.view(dtype) if a.dtype.itemsize == dtype.itemsize else a.astype(dtype)
 
 
 def row_view(X):
@@ -57,13 +60,12 @@ def row_view(X):
     if not X.has_canonical_format:
         X = X.copy()
         X.sum_duplicates()
-    index_dtype = _index_dtype(max(X.nnz, X.shape[1]))
-    return X.data, X.indices.astype(index_dtype, copy=False), X.indptr.astype(index_dtype,
-                                                                              copy=False)
+    largest = max(X.nnz, X.shape[1])
+    return X.data, _as_index(X.indices, largest), _as_index(X.indptr, largest)
 
 
 @jit
-def row_span(indptr, d, i):
+def row_span_numba(indptr, d, i):
     """``(start, stop)``: row i's values are ``data[start:stop]`` (d columns if dense)."""
     if indptr.shape[0] == 0:
         return i * d, i * d + d
@@ -71,7 +73,7 @@ def row_span(indptr, d, i):
 
 
 @jit
-def row_column(indices, indptr, p, start):
+def row_column_numba(indices, indptr, p, start):
     """The column of ``data[p]``, p in the span of a row that starts at ``start``."""
     if indptr.shape[0] == 0:
         return p - start
@@ -79,7 +81,7 @@ def row_column(indices, indptr, p, start):
 
 
 @jit
-def row_dot(data, indices, indptr, i, v):
+def row_dot_numba(data, indices, indptr, i, v):
     r""":math:`\langle x_i, v\rangle`, v dense of length d."""
     s = 0.0
     if indptr.shape[0] == 0:  # contiguous row: no index array, so the loop vectorises
@@ -94,7 +96,7 @@ def row_dot(data, indices, indptr, i, v):
 
 
 @jit
-def row_axpy(data, indices, indptr, i, c, v):
+def row_axpy_numba(data, indices, indptr, i, c, v):
     r""":math:`v \leftarrow v + c\,x_i` in place, v dense of length d."""
     if indptr.shape[0] == 0:
         d = v.shape[0]
@@ -107,10 +109,10 @@ def row_axpy(data, indices, indptr, i, c, v):
 
 
 @jit
-def row_to_dense(data, indices, indptr, i, buffer):
+def row_to_dense_numba(data, indices, indptr, i, buffer):
     """Row i as a dense vector of length ``d = buffer.shape[0]``: a view of ``data``
     (dense X), or ``buffer`` with the row scattered into it (CSR X, O(nnz); ``buffer``
-    must be zero and is given back zero by :func:`row_clear`)."""
+    must be zero and is given back zero by :func:`row_clear_numba`)."""
     d = buffer.shape[0]
     if indptr.shape[0] == 0:
         return data[i * d:i * d + d]
@@ -120,8 +122,21 @@ def row_to_dense(data, indices, indptr, i, buffer):
 
 
 @jit
-def row_clear(indices, indptr, i, buffer):
-    """Zero again what :func:`row_to_dense` scattered into ``buffer`` (nothing if dense)."""
+def row_clear_numba(indices, indptr, i, buffer):
+    """Zero again what :func:`row_to_dense_numba` scattered into ``buffer`` (nothing if dense)."""
     if indptr.shape[0] > 0:
         for p in range(indptr[i], indptr[i + 1]):
             buffer[indices[p]] = 0.0
+
+
+@jit
+def gather_dense_rows_numba(data, indptr, d, rows):
+    """The rows ``rows`` of a dense X as a C-ordered (k, d) array, for one BLAS product;
+    an empty (0, d) array for a CSR X, whose rows a loop reads in place instead."""
+    if indptr.shape[0] != 0:
+        return np.empty((0, d))
+    Xb = np.empty((rows.shape[0], d))
+    for r in range(rows.shape[0]):
+        for coord in range(d):
+            Xb[r, coord] = data[rows[r] * d + coord]
+    return Xb

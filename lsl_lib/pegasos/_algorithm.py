@@ -13,7 +13,7 @@ from lsl_lib._core.backend import jit, resolve_backend
 from lsl_lib._core.loss_derivatives import score_subgradient_numba
 from lsl_lib._core.random import check_random_state
 from lsl_lib._core.run_loop import run_chunks
-from lsl_lib._core.rows import row_column, row_dot, row_span, row_view
+from lsl_lib._core.rows import row_column_numba, row_dot_numba, row_span_numba, row_view
 from lsl_lib._core.sampling import sample_indices, weighted_sample_indices
 from lsl_lib._core.trace import Trace
 from lsl_lib._core.validation import check_batch_size
@@ -168,7 +168,7 @@ def _pegasos_numba_chunk(data, cols, indptr, y, W, W_sum, v, U, carry, indices, 
         for b in range(k):
             i = indices[it, b]
             for r in range(K):
-                s[r] = a * row_dot(data, cols, indptr, i, v[r])
+                s[r] = a * row_dot_numba(data, cols, indptr, i, v[r])
             score_subgradient_numba(code, y[i], s, epsilon, g)
             for r in range(K):
                 G[b, r] = g[r]
@@ -185,13 +185,13 @@ def _pegasos_numba_chunk(data, cols, indptr, y, W, W_sum, v, U, carry, indices, 
         # then the subgradient step, in v's scale
         for b in range(k):
             i = indices[it, b]
-            start, stop = row_span(indptr, d, i)
+            start, stop = row_span_numba(indptr, d, i)
             for r in range(K):
                 c = -(eta_t / k) * G[b, r] / a
                 if c == 0.0:
                     continue
                 for p in range(start, stop):
-                    j = row_column(cols, indptr, p, start)
+                    j = row_column_numba(cols, indptr, p, start)
                     delta = c * data[p]
                     old = v[r, j]
                     v[r, j] = old + delta
