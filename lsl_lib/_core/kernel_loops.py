@@ -152,6 +152,14 @@ def csr_int32(X):
     return X
 
 
+def check_sparse_kernel(X, kernel):
+    """Raise a TypeError if X is sparse and ``kernel`` is not computed from inner products
+    (as :func:`lsl_lib.kernels.kernel_matrix` does)."""
+    if sp.issparse(X) and kernel not in INNER_PRODUCT_KERNELS:
+        raise TypeError(f"sparse X is supported with kernel in {INNER_PRODUCT_KERNELS} "
+                        f"(computed from inner products); kernel={kernel!r} needs it dense.")
+
+
 def compiled_rows(X, kernel):
     r"""The arrays from which the compiled loops read the rows of X.
 
@@ -162,10 +170,8 @@ def compiled_rows(X, kernel):
     ``x_sq_norms`` holds :math:`\|x_j\|^2`. A compiled loop tells the two apart
     by ``x_indptr.shape[0] > 0``.
     """
+    check_sparse_kernel(X, kernel)
     if sp.issparse(X):
-        if kernel not in INNER_PRODUCT_KERNELS:
-            raise TypeError(f"sparse X is supported with kernel in {INNER_PRODUCT_KERNELS} "
-                            f"(computed from inner products); kernel={kernel!r} needs it dense.")
         X = csr_int32(X)
         return (np.empty((0, X.shape[1])), X.data, X.indices, X.indptr, squared_row_norms(X))
     return (np.ascontiguousarray(X, dtype=np.float64), np.empty(0), np.empty(0, dtype=np.int32),

@@ -31,10 +31,11 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import validate_data
 
-from lsl_lib._core.backend import compiled_arrays, jit, resolve_backend
+from lsl_lib._core.backend import jit, resolve_backend
 from lsl_lib._core.classifier import ScoreClassifierMixin
 from lsl_lib._core.linalg import dense_rows, row_blocks
 from lsl_lib._core.random import check_random_state
+from lsl_lib._core.rows import row_axpy_numba, row_dot_numba, row_view
 from lsl_lib._core.run_loop import run_chunks, unfitted_on_interrupt
 from lsl_lib._core.sampling import MAX_INDICES, sample_indices, weighted_sample_indices
 from lsl_lib._core.trace import Trace
@@ -105,16 +106,15 @@ def _amm_numba_chunk(data, cols, indptr, y, W, V, carry, active, z, indices, t0,
                      online):
     """The same iterations as :func:`amm_numpy_chunk`, compiled.
 
-    ``X`` comes as CSR arrays ``(data, cols, indptr)``, or dense as ``data = X.ravel()``
-    with empty ``cols`` and ``indptr``. The hyperplanes are kept as :math:`W = a V`, so the
-    shrink of all of them costs O(1) and an iteration O(K B nnz(x)). ``V`` and
-    ``carry = [a, live]`` go on from one chunk to the next, so that where a chunk ends
-    changes nothing; with ``live`` 0 the chunk starts afresh from ``V = W``, a = 1 (the
-    driver folds so after pruning and at the start of a batch epoch, where W is changed
-    or read). ``W`` is written at the end, :math:`a V`.
+    ``X`` comes as its row view ``(data, cols, indptr)``
+    (:func:`~lsl_lib._core.rows.row_view`), dense or CSR alike. The hyperplanes are kept
+    as :math:`W = a V`, so the shrink of all of them costs O(1) and an iteration
+    O(K B nnz(x)). ``V`` and ``carry = [a, live]`` go on from one chunk to the next, so
+    that where a chunk ends changes nothing; with ``live`` 0 the chunk starts afresh from
+    ``V = W``, a = 1 (the driver folds so after pruning and at the start of a batch
+    epoch, where W is changed or read). ``W`` is written at the end, :math:`a V`.
     """
     K, B, d = W.shape
-    dense = indptr.shape[0] == 0
     if carry[1] == 0.0:
         V[:] = W
         a = 1.0
@@ -125,17 +125,12 @@ def _amm_numba_chunk(data, cols, indptr, y, W, V, carry, active, z, indices, t0,
         t = t0 + it + 1
         eta_t = 1.0 / (lam * t)
         i = indices[it]
-        start = i * d if dense else indptr[i]
-        stop = start + d if dense else indptr[i + 1]
         for r in range(K):
             for q in range(B):
                 if not active[r, q]:
                     s[r, q] = -np.inf
                     continue
-                acc = 0.0
-                for p in range(start, stop):
-                    acc += data[p] * V[r, q, p - start if dense else cols[p]]
-                s[r, q] = a * acc
+                s[r, q] = a * row_dot_numba(data, cols, indptr, i, V[r, q])
         c = y[i]
         j = -1
         for q in range(B):
@@ -170,10 +165,8 @@ def _amm_numba_chunk(data, cols, indptr, y, W, V, carry, active, z, indices, t0,
                     active[c, j] = True
                     z[i] = j
             step = eta_t / a
-            for p in range(start, stop):
-                col = p - start if dense else cols[p]
-                V[rb, qb, col] -= step * data[p]
-                V[c, j, col] += step * data[p]
+            row_axpy_numba(data, cols, indptr, i, -step, V[rb, qb])
+            row_axpy_numba(data, cols, indptr, i, step, V[c, j])
         if a < 1e-9:  # fold the scale back into V before it underflows
             V *= a
             a = 1.0
@@ -361,7 +354,7 @@ def amm(X, y, lam, n_classes, budget, *, mode="online", n_epochs=5, prune_every=
     # the iterations after which W is pruned or (batch) the assignments are recomputed
     every = [k for k in (prune_every, epoch if mode == "batch" else None) if k is not None]
     if path == "numba":
-        data, cols, indptr = compiled_arrays(X)
+        data, cols, indptr = row_view(X)
         V, carry = np.zeros_like(W), np.zeros(2)
     trace = Trace()
 
