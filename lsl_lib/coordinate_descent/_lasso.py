@@ -12,6 +12,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from lsl_lib._core.backend import jit, resolve_backend
 from lsl_lib._core.random import check_random_state
+from lsl_lib._core.rows import row_view
 from lsl_lib._core.run_loop import run_chunks, unfitted_on_interrupt
 from lsl_lib._core.trace import Trace
 from lsl_lib._core.validation import check_sample_weight
@@ -19,7 +20,6 @@ from lsl_lib.coordinate_descent._common import (
     _CD_CONSTRAINTS,
     _DRAW_SIZE,
     _one_blas_thread,
-    _unsigned_indices,
     _warn_not_converged,
 )
 
@@ -104,7 +104,8 @@ def _lasso_sparse_numba_epochs(data, rows, indptr, mu, zv, vv, lazy, w, R, norm2
     """Lasso CD epochs on a sparse design, implicitly centred, compiled.
 
     The design is :math:`\\tilde X = Z - v\\mu^\\top`: Z in CSC (``data``, ``rows``,
-    ``indptr``: column j is :math:`z_j`), v the square roots of the sample weights
+    ``indptr``: column j is :math:`z_j`; the row view of :math:`Z^\\top`,
+    :func:`~lsl_lib._core.rows.row_view`), v the square roots of the sample weights
     and μ the offsets (weighted column means) that the centring subtracts. Centring Z
     would fill it in; instead the residual is kept as :math:`r = R + c\\,v` with
     ``lazy`` = [c, vᵀR], so that with ``zv`` = :math:`Z^\\top v` and ``vv`` = vᵀv,
@@ -320,9 +321,8 @@ def lasso_cd(X, y, alpha, *, coef_init=None, tol=1e-4, max_iter=1000, selection=
         R, lazy = y - X @ w, np.array([float(mu @ w), 0.0])
         lazy[1] = float(v @ R)
         norm2 = np.asarray(X.multiply(X).sum(axis=0)).ravel() - 2 * mu * zv + vv * mu * mu
-        rows, indptr = (_unsigned_indices(a, max(n, X.nnz)) for a in (X.indices, X.indptr))
         chunk, chunk_tail = _lasso_sparse_numba_epochs, ()
-        chunk_args = (X.data, rows, indptr, mu, zv, vv, lazy)
+        chunk_args = (*row_view(X.T), mu, zv, vv, lazy)  # X's columns, the rows of X
     else:
         Xt = np.ascontiguousarray(X.T, dtype=np.float64)
         R, norm2 = y - X @ w, np.einsum("ij,ij->i", Xt, Xt)
