@@ -22,9 +22,6 @@ import os
 import sys
 import threading
 
-import numpy as np
-import scipy.sparse as sp
-
 BACKENDS = ("auto", "numba", "numpy")
 
 
@@ -110,14 +107,3 @@ def jit(func):
     lazy._lsl_lazy = True
     return lazy
 
-
-def compiled_arrays(X):
-    """``(data, cols, indptr)``: X as the compiled loops read it.
-
-    A CSR matrix gives its three arrays; a dense X gives ``data = X.ravel()`` (C order)
-    and empty ``cols`` and ``indptr``, row i being ``data[i*d:(i+1)*d]``.
-    """
-    if sp.issparse(X):
-        return X.data, X.indices, X.indptr
-    empty = np.empty(0, dtype=np.int64)
-    return np.ascontiguousarray(X).ravel(), empty, empty
