@@ -64,7 +64,7 @@ def row_view(X):
     return X.data, _as_index(X.indices, largest), _as_index(X.indptr, largest)
 
 
-@jit
+@jit(inline=True)
 def row_span_numba(indptr, d, i):
     """``(start, stop)``: row i's values are ``data[start:stop]`` (d columns if dense)."""
     if indptr.shape[0] == 0:
@@ -72,7 +72,7 @@ def row_span_numba(indptr, d, i):
     return np.int64(indptr[i]), np.int64(indptr[i + 1])
 
 
-@jit
+@jit(inline=True)
 def row_column_numba(indices, indptr, p, start):
     """The column of ``data[p]``, p in the span of a row that starts at ``start``."""
     if indptr.shape[0] == 0:
@@ -80,7 +80,7 @@ def row_column_numba(indices, indptr, p, start):
     return np.int64(indices[p])
 
 
-@jit
+@jit(inline=True)
 def row_dot_numba(data, indices, indptr, i, v):
     r""":math:`\langle x_i, v\rangle`, v dense of length d."""
     s = 0.0
@@ -95,7 +95,7 @@ def row_dot_numba(data, indices, indptr, i, v):
     return s
 
 
-@jit
+@jit(inline=True)
 def row_axpy_numba(data, indices, indptr, i, c, v):
     r""":math:`v \leftarrow v + c\,x_i` in place, v dense of length d."""
     if indptr.shape[0] == 0:
@@ -108,7 +108,7 @@ def row_axpy_numba(data, indices, indptr, i, c, v):
             v[indices[p]] += c * data[p]
 
 
-@jit
+@jit(inline=True)
 def row_to_dense_numba(data, indices, indptr, i, buffer):
     """Row i as a dense vector of length ``d = buffer.shape[0]``: a view of ``data``
     (dense X), or ``buffer`` with the row scattered into it (CSR X, O(nnz); ``buffer``
@@ -121,7 +121,7 @@ def row_to_dense_numba(data, indices, indptr, i, buffer):
     return buffer
 
 
-@jit
+@jit(inline=True)
 def row_clear_numba(indices, indptr, i, buffer):
     """Zero again what :func:`row_to_dense_numba` scattered into ``buffer`` (nothing if dense)."""
     if indptr.shape[0] > 0:
