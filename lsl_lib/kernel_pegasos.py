@@ -219,9 +219,8 @@ def _kernel_pegasos_numba_chunk(data, cols, indptr, sq_norms, buffer, y, alpha,
         row = slots[slot] if slot >= 0 else scratch
         start = filled[slot] if slot >= 0 else 0
         x = row_to_dense_numba(data, cols, indptr, i, buffer)
-        for k in range(start, m):
-            row[k] = row_kernel_raw_numba(kernel_code, data, cols, indptr, sq_norms, x, i,
-                                          support[k], gamma)
+        row_kernel_raw_numba(kernel_code, data, cols, indptr, sq_norms, x, i, support[start:m],
+                             gamma, row[start:m])
         row_clear_numba(cols, indptr, i, buffer)
         kernel_finish_numba(kernel_code, row[start:m], gamma, degree, coef0)
         counters[2] += m - start
