@@ -35,7 +35,7 @@ from lsl_lib._core.backend import jit, resolve_backend
 from lsl_lib._core.classifier import ScoreClassifierMixin
 from lsl_lib._core.linalg import dense_rows, row_blocks
 from lsl_lib._core.random import check_random_state
-from lsl_lib._core.rows import row_axpy_numba, row_dot_numba, row_view
+from lsl_lib._core.rows import row_column_numba, row_span_numba, row_view
 from lsl_lib._core.run_loop import run_chunks, unfitted_on_interrupt
 from lsl_lib._core.sampling import MAX_INDICES, sample_indices, weighted_sample_indices
 from lsl_lib._core.trace import Trace
@@ -125,12 +125,16 @@ def _amm_numba_chunk(data, cols, indptr, y, W, V, carry, active, z, indices, t0,
         t = t0 + it + 1
         eta_t = 1.0 / (lam * t)
         i = indices[it]
+        start, stop = row_span_numba(indptr, d, i)
         for r in range(K):
             for q in range(B):
                 if not active[r, q]:
                     s[r, q] = -np.inf
                     continue
-                s[r, q] = a * row_dot_numba(data, cols, indptr, i, V[r, q])
+                acc = 0.0
+                for p in range(start, stop):
+                    acc += data[p] * V[r, q, row_column_numba(cols, indptr, p, start)]
+                s[r, q] = a * acc
         c = y[i]
         j = -1
         for q in range(B):
@@ -165,8 +169,10 @@ def _amm_numba_chunk(data, cols, indptr, y, W, V, carry, active, z, indices, t0,
                     active[c, j] = True
                     z[i] = j
             step = eta_t / a
-            row_axpy_numba(data, cols, indptr, i, -step, V[rb, qb])
-            row_axpy_numba(data, cols, indptr, i, step, V[c, j])
+            for p in range(start, stop):
+                col = row_column_numba(cols, indptr, p, start)
+                V[rb, qb, col] -= step * data[p]
+                V[c, j, col] += step * data[p]
         if a < 1e-9:  # fold the scale back into V before it underflows
             V *= a
             a = 1.0
