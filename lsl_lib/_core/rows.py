@@ -19,8 +19,11 @@ reads half the memory of 64-bit indices), **else int64** (not uint64: numba type
 mix of uint64 and int64 as float64, which no loop bound accepts).
 
 The helpers keep the dense path a contiguous loop with no index array, which the
-compiler vectorises; numba compiles them into the loop that calls them (plain
-``njit``: LLVM inlines them, measured in benchmarks/README.md, §Row view).
+compiler vectorises, and numba inlines them into the loop that calls them
+(``jit(inline=True)``: as calls, they made Pegasos' multiclass chunk about 1.3x slower;
+benchmarks/README.md, "The row view of X"). A loop that reads one row against many
+vectors walks the row itself with :func:`row_span_numba` and :func:`row_column_numba`
+rather than slice a view per vector.
 
 ===================================  ==============================================
 helper                               what it gives of row :math:`x_i`
@@ -51,7 +54,7 @@ def row_view(X):
 
     See the module docstring for the layout, the sentinel (empty ``indptr``: dense) and
     the index dtype. No copy when X is already C-ordered float64 (dense) or canonical
-    float64 CSR with indices of the chosen dtype.
+    float64 CSR with 32-bit indices (viewed as unsigned).
     """
     if not sp.issparse(X):
         empty = np.empty(0, dtype=np.uint32)
