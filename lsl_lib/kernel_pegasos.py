@@ -67,14 +67,14 @@ from lsl_lib._core.backend import jit, resolve_backend
 from lsl_lib._core.classifier import ScoreClassifierMixin
 from lsl_lib._core.kernel_loops import (
     INNER_PRODUCT_KERNELS,
-    compiled_rows,
+    check_sparse_kernel,
     kernel_finish_numba,
-    kernel_raw_numba,
-    scatter_row_numba,
-    sparse_kernel_raw_numba,
+    row_kernel_raw_numba,
     take_lru_slot_numba,
 )
+from lsl_lib._core.linalg import squared_row_norms
 from lsl_lib._core.random import check_random_state
+from lsl_lib._core.rows import row_clear_numba, row_to_dense_numba, row_view
 from lsl_lib._core.run_loop import run_chunks, unfitted_on_interrupt
 from lsl_lib._core.sampling import sample_indices
 from lsl_lib._core.trace import Trace
@@ -180,16 +180,16 @@ def kernel_pegasos_numpy_chunk(X, y, state, indices, lam, kernel, gamma, degree,
 
 
 @jit
-def _kernel_pegasos_numba_chunk(X, x_data, x_indices, x_indptr, x_sq_norms, buffer, y, alpha,
+def _kernel_pegasos_numba_chunk(data, cols, indptr, sq_norms, buffer, y, alpha,
                                 support, m, t0, indices, lam, kernel_code, gamma, degree, coef0,
                                 slots, slot_of, owner, filled, last_used, counters, coef,
                                 position, scratch, max_evaluations):
     """The same iterations as :func:`kernel_pegasos_numpy_chunk`, compiled.
 
-    The rows of X are ``X`` (dense) or, when ``x_indptr`` is not empty, the CSR
-    arrays of :func:`lsl_lib._core.kernel_loops.compiled_rows`: row i is then scattered into
-    the dense ``buffer`` (length d, zeros) and met with each support row's
-    non-zeros (:func:`lsl_lib._core.kernel_loops.sparse_kernel_raw_numba`).
+    X comes as its row view ``(data, cols, indptr)`` (:func:`lsl_lib._core.rows.row_view`)
+    with its squared row norms ``sq_norms``; a CSR row i is scattered into the dense
+    ``buffer`` (length d, zeros) and met with each support row's non-zeros
+    (:func:`lsl_lib._core.kernel_loops.row_kernel_raw_numba`).
 
     The cache is ``slots`` (one row per slot), ``slot_of`` (example -> slot or -1),
     ``owner`` (slot -> example), ``filled`` (values computed in a slot) and
@@ -202,7 +202,6 @@ def _kernel_pegasos_numba_chunk(X, x_data, x_indices, x_indptr, x_sq_norms, buff
     and the number of iterations run.
     """
     n_slots = slots.shape[0]
-    sparse = x_indptr.shape[0] > 0
     for it in range(indices.shape[0]):
         if counters[2] >= max_evaluations:
             return m, it
@@ -219,15 +218,10 @@ def _kernel_pegasos_numba_chunk(X, x_data, x_indices, x_indptr, x_sq_norms, buff
         # the row's missing kernel values: raw parts first, then one vectorised finish
         row = slots[slot] if slot >= 0 else scratch
         start = filled[slot] if slot >= 0 else 0
-        if sparse:
-            scatter_row_numba(x_data, x_indices, x_indptr, i, buffer, False)
-            for k in range(start, m):
-                row[k] = sparse_kernel_raw_numba(kernel_code, x_data, x_indices, x_indptr,
-                                                 x_sq_norms, support[k], buffer, x_sq_norms[i])
-            scatter_row_numba(x_data, x_indices, x_indptr, i, buffer, True)
-        else:
-            for k in range(start, m):
-                row[k] = kernel_raw_numba(kernel_code, X[i], X[support[k]], gamma)
+        x = row_to_dense_numba(data, cols, indptr, i, buffer)
+        row_kernel_raw_numba(kernel_code, data, cols, indptr, sq_norms, x, i, support[start:m],
+                             gamma, row[start:m])
+        row_clear_numba(cols, indptr, i, buffer)
         kernel_finish_numba(kernel_code, row[start:m], gamma, degree, coef0)
         counters[2] += m - start
         if slot >= 0:
@@ -255,8 +249,8 @@ def kernel_pegasos(X, y, lam, n_iter, *, kernel="gaussian", gamma=None, degree=3
     ----------
     X : ndarray or CSR matrix of shape (n, d)
         Sparse X works with the inner-product kernels (linear, polynomial, Gaussian),
-        as in :func:`lsl_lib.kernels.kernel_matrix`; the compiled path reads its rows
-        with int32 indices (:func:`lsl_lib._core.kernel_loops.csr_int32`).
+        as in :func:`lsl_lib.kernels.kernel_matrix`; the compiled path reads X through
+        its row view (:func:`lsl_lib._core.rows.row_view`).
     y : ndarray of shape (n,)
         Labels -1.0 / +1.0.
     lam : float
@@ -314,10 +308,11 @@ def kernel_pegasos(X, y, lam, n_iter, *, kernel="gaussian", gamma=None, degree=3
     indices = sample_indices(n_samples, n_iter, 1, sampling, check_random_state(random_state))[:, 0]
     state = KernelPegasosState(n_samples, cache_slots(cache_size, n_samples), path == "numba")
     y = np.ascontiguousarray(y, dtype=np.float64)
-    rows = compiled_rows(X, kernel)
+    check_sparse_kernel(X, kernel)
     if not sp.issparse(X):
-        X = rows[0]
-    buffer = np.zeros(X.shape[1] if sp.issparse(X) else 0)  # a scattered sparse row
+        X = np.ascontiguousarray(X, dtype=np.float64)
+    rows = (*row_view(X), squared_row_norms(X))
+    buffer = np.zeros(X.shape[1])  # a scattered sparse row
     trace = Trace()
 
     def record():

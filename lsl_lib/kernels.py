@@ -27,8 +27,10 @@ formula                                reference                    compiled
 :math:`k(a, b)`, one entry             :func:`kernel_matrix`        ``kernel_raw_numba``, then
                                                                     ``kernel_finish_numba``
 :math:`K(:, x) = (k(x_j, x))_j`        :func:`kernel_matrix`        ``kernel_column_numba``
-the same from CSR rows (int32)         :func:`kernel_matrix` (CSR)  ``sparse_kernel_raw_numba``,
+the same from CSR rows                 :func:`kernel_matrix` (CSR)  ``sparse_kernel_raw_numba``,
                                                                     ``sparse_kernel_column_numba``
+the same from a row view of X          :func:`kernel_matrix`        ``row_kernel_raw_numba``,
+                                                                    ``row_kernel_column_numba``
 =====================================  ===========================  ==============================
 
 References

@@ -22,9 +22,6 @@ import os
 import sys
 import threading
 
-import numpy as np
-import scipy.sparse as sp
-
 BACKENDS = ("auto", "numba", "numpy")
 
 
@@ -62,6 +59,7 @@ def resolve_backend(backend):
 _dispatchers = {}  # python function -> its numba dispatcher (written under _lock)
 _bound = {}  # the same, once the globals of its module are bound (read without the lock)
 _lock = threading.RLock()
+_inlined = set()  # python functions that numba inlines into their callers (jit(inline=True))
 
 
 def _dispatcher(func):
@@ -77,7 +75,9 @@ def _dispatcher(func):
             if dispatcher is None:
                 import numba
 
-                dispatcher = _dispatchers[func] = numba.njit(cache=True, nogil=True)(func)
+                inline = "always" if func in _inlined else "never"
+                dispatcher = _dispatchers[func] = numba.njit(cache=True, nogil=True,
+                                                             inline=inline)(func)
                 _bind_module(sys.modules[func.__module__])
                 _bound[func] = dispatcher
     return dispatcher
@@ -95,12 +95,18 @@ def _bind_module(module):
             setattr(module, name, _dispatcher(py_func))
 
 
-def jit(func):
+def jit(func=None, *, inline=False):
     """Mark ``func`` as a compiled loop, compiled by numba on its first call.
 
     Until then (and always, on the numpy path) ``func.py_func`` is the plain
-    Python function.
+    Python function. ``@jit(inline=True)`` marks a small helper that numba inlines into
+    each compiled caller (``inline="always"``): a call per row, or per stored value,
+    would otherwise cost more than the row's arithmetic.
     """
+    if func is None:
+        return functools.partial(jit, inline=inline)
+    if inline:
+        _inlined.add(func)
 
     @functools.wraps(func)
     def lazy(*args):
@@ -110,14 +116,3 @@ def jit(func):
     lazy._lsl_lazy = True
     return lazy
 
-
-def compiled_arrays(X):
-    """``(data, cols, indptr)``: X as the compiled loops read it.
-
-    A CSR matrix gives its three arrays; a dense X gives ``data = X.ravel()`` (C order)
-    and empty ``cols`` and ``indptr``, row i being ``data[i*d:(i+1)*d]``.
-    """
-    if sp.issparse(X):
-        return X.data, X.indices, X.indptr
-    empty = np.empty(0, dtype=np.int64)
-    return np.ascontiguousarray(X).ravel(), empty, empty

@@ -31,10 +31,11 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import validate_data
 
-from lsl_lib._core.backend import compiled_arrays, jit, resolve_backend
+from lsl_lib._core.backend import jit, resolve_backend
 from lsl_lib._core.classifier import ScoreClassifierMixin
 from lsl_lib._core.linalg import dense_rows, row_blocks
 from lsl_lib._core.random import check_random_state
+from lsl_lib._core.rows import row_column_numba, row_span_numba, row_view
 from lsl_lib._core.run_loop import run_chunks, unfitted_on_interrupt
 from lsl_lib._core.sampling import MAX_INDICES, sample_indices, weighted_sample_indices
 from lsl_lib._core.trace import Trace
@@ -105,16 +106,15 @@ def _amm_numba_chunk(data, cols, indptr, y, W, V, carry, active, z, indices, t0,
                      online):
     """The same iterations as :func:`amm_numpy_chunk`, compiled.
 
-    ``X`` comes as CSR arrays ``(data, cols, indptr)``, or dense as ``data = X.ravel()``
-    with empty ``cols`` and ``indptr``. The hyperplanes are kept as :math:`W = a V`, so the
-    shrink of all of them costs O(1) and an iteration O(K B nnz(x)). ``V`` and
-    ``carry = [a, live]`` go on from one chunk to the next, so that where a chunk ends
-    changes nothing; with ``live`` 0 the chunk starts afresh from ``V = W``, a = 1 (the
-    driver folds so after pruning and at the start of a batch epoch, where W is changed
-    or read). ``W`` is written at the end, :math:`a V`.
+    ``X`` comes as its row view ``(data, cols, indptr)``
+    (:func:`~lsl_lib._core.rows.row_view`), dense or CSR alike. The hyperplanes are kept
+    as :math:`W = a V`, so the shrink of all of them costs O(1) and an iteration
+    O(K B nnz(x)). ``V`` and ``carry = [a, live]`` go on from one chunk to the next, so
+    that where a chunk ends changes nothing; with ``live`` 0 the chunk starts afresh from
+    ``V = W``, a = 1 (the driver folds so after pruning and at the start of a batch
+    epoch, where W is changed or read). ``W`` is written at the end, :math:`a V`.
     """
     K, B, d = W.shape
-    dense = indptr.shape[0] == 0
     if carry[1] == 0.0:
         V[:] = W
         a = 1.0
@@ -125,8 +125,7 @@ def _amm_numba_chunk(data, cols, indptr, y, W, V, carry, active, z, indices, t0,
         t = t0 + it + 1
         eta_t = 1.0 / (lam * t)
         i = indices[it]
-        start = i * d if dense else indptr[i]
-        stop = start + d if dense else indptr[i + 1]
+        start, stop = row_span_numba(indptr, d, i)
         for r in range(K):
             for q in range(B):
                 if not active[r, q]:
@@ -134,7 +133,7 @@ def _amm_numba_chunk(data, cols, indptr, y, W, V, carry, active, z, indices, t0,
                     continue
                 acc = 0.0
                 for p in range(start, stop):
-                    acc += data[p] * V[r, q, p - start if dense else cols[p]]
+                    acc += data[p] * V[r, q, row_column_numba(cols, indptr, p, start)]
                 s[r, q] = a * acc
         c = y[i]
         j = -1
@@ -171,7 +170,7 @@ def _amm_numba_chunk(data, cols, indptr, y, W, V, carry, active, z, indices, t0,
                     z[i] = j
             step = eta_t / a
             for p in range(start, stop):
-                col = p - start if dense else cols[p]
+                col = row_column_numba(cols, indptr, p, start)
                 V[rb, qb, col] -= step * data[p]
                 V[c, j, col] += step * data[p]
         if a < 1e-9:  # fold the scale back into V before it underflows
@@ -359,7 +358,7 @@ def amm(X, y, lam, n_classes, budget, *, mode="online", n_epochs=5, prune_every=
     # the iterations after which W is pruned or (batch) the assignments are recomputed
     every = [k for k in (prune_every, epoch if mode == "batch" else None) if k is not None]
     if path == "numba":
-        data, cols, indptr = compiled_arrays(X)
+        data, cols, indptr = row_view(X)
         V, carry = np.zeros_like(W), np.zeros(2)
     trace = Trace()
 

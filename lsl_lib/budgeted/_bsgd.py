@@ -43,12 +43,12 @@ from lsl_lib._core.backend import jit, resolve_backend
 from lsl_lib._core.classifier import ScoreClassifierMixin
 from lsl_lib._core.kernel_loops import (
     INNER_PRODUCT_KERNELS,
-    compiled_rows,
+    check_sparse_kernel,
     kernel_column_numba,
-    scatter_row_numba,
 )
 from lsl_lib._core.linalg import dense_rows
 from lsl_lib._core.random import check_random_state
+from lsl_lib._core.rows import row_clear_numba, row_to_dense_numba, row_view
 from lsl_lib._core.run_loop import run_chunks, unfitted_on_interrupt
 from lsl_lib._core.sampling import MAX_INDICES, sample_indices, weighted_sample_indices
 from lsl_lib._core.trace import Trace
@@ -182,25 +182,20 @@ def bsgd_numpy_chunk(X, y, state, indices, lam, budget, maintenance, kernel, gam
 # ---- the numba fast path: the same arithmetic, compiled ----
 
 @jit
-def _bsgd_numba_chunk(X, x_data, x_indices, x_indptr, buffer, y, sv, svT, A, source, position, m,
-                      t0, indices, lam, budget, strategy, kernel_code, gamma, degree, coef0, row,
+def _bsgd_numba_chunk(data, cols, indptr, buffer, y, sv, svT, A, source, position, m, t0,
+                      indices, lam, budget, strategy, kernel_code, gamma, degree, coef0, row,
                       scores, totals):
-    """The iterations of :func:`bsgd_numpy_chunk`, compiled. X's rows are dense or the CSR
-    arrays of :func:`lsl_lib._core.kernel_loops.compiled_rows` (a row is scattered into ``buffer``).
+    """The iterations of :func:`bsgd_numpy_chunk`, compiled. X comes as its row view
+    (:func:`lsl_lib._core.rows.row_view`); a CSR row is scattered into ``buffer`` (length d).
     ``totals`` accumulates [Σ‖Δ_t‖², number of maintenances, Σ‖E_t‖, kernel evaluations]
     (:func:`count_kernel_evaluations`). The maintenance is the compiled twin of the
     reference that ``strategy`` names. Returns the new m."""
     n_columns = A.shape[1]
     multiclass = n_columns > 1
-    sparse = x_indptr.shape[0] > 0
     for it in range(indices.shape[0]):
         i = indices[it]
         t = t0 + it + 1
-        if sparse:
-            scatter_row_numba(x_data, x_indices, x_indptr, i, buffer, False)
-            x = buffer
-        else:
-            x = X[i]
+        x = row_to_dense_numba(data, cols, indptr, i, buffer)
         # all B + 1 columns, m of them in use: a contiguous loop the compiler vectorises
         kernel_column_numba(kernel_code, svT, x, gamma, degree, coef0, row)
         totals[3] += m  # the m values in use (the loop fills all B + 1 columns)
@@ -248,8 +243,7 @@ def _bsgd_numba_chunk(X, x_data, x_indices, x_indptr, buffer, y, sv, svT, A, sou
                 totals[0] += degradation / (lam * t) ** 2
                 totals[1] += 1.0
                 totals[2] += math.sqrt(max(degradation, 0.0))
-        if sparse:
-            scatter_row_numba(x_data, x_indices, x_indptr, i, buffer, True)
+        row_clear_numba(cols, indptr, i, buffer)
     return m
 
 
@@ -322,9 +316,10 @@ def bsgd(X, y, lam, n_iter, budget=100, maintenance="merging", *, kernel="gaussi
         raise ValueError(f"n_iter must be >= 1, got {n_iter}.")
     _check_iterations(n_iter, f"n_iter={n_iter}", MAX_INDICES)
     path = resolve_backend(backend)
-    rows = compiled_rows(X, kernel)
+    check_sparse_kernel(X, kernel)
     if not sp.issparse(X):
-        X = rows[0]
+        X = np.ascontiguousarray(X, dtype=np.float64)
+    rows = row_view(X)
     strategy = _MAINTENANCES.index(maintenance)
     rng = check_random_state(random_state)
     if sample_weight is None:
@@ -357,7 +352,7 @@ def bsgd(X, y, lam, n_iter, budget=100, maintenance="merging", *, kernel="gaussi
             totals[:] = (state.degradation, state.n_maintenance, state.gradient_error,
                          state.kernel_evaluations)
             state.m = _bsgd_numba_chunk(
-                *rows[:4], buffer, y, state.sv, state.svT, state.A, state.source, state.position,
+                *rows, buffer, y, state.sv, state.svT, state.A, state.source, state.position,
                 state.m, state.t, indices[start:stop], float(lam), budget, strategy, kernel_code,
                 gamma, degree, coef0, row, scores, totals)
             state.t += stop - start

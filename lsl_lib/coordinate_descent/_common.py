@@ -1,9 +1,8 @@
 """What the three coordinate descents share: the parameter constraints, one BLAS thread,
-the convergence warning, the unsigned index arrays the compiled loops read."""
+and the convergence warning."""
 import warnings
 from numbers import Integral, Real
 
-import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils._param_validation import Interval
 from threadpoolctl import ThreadpoolController
@@ -37,12 +36,3 @@ def _one_blas_thread():
 def _warn_not_converged(what):
     warnings.warn(f"{what} did not converge; increase the number of epochs or tol.",
                   ConvergenceWarning, stacklevel=3)
-
-def _unsigned_indices(a, largest):
-    """``a`` viewed (or, if 64-bit, copied) as unsigned: numba then skips its
-    negative-index test, and 32-bit indices, when every index is below 2^32, read less
-    memory. The permutation ``index`` of :func:`~lsl_lib.coordinate_descent.dual_cd` is
-    unsigned for the same reason."""
-    if a.itemsize == 4:
-        return a.view(np.uint32)
-    return a.astype(np.uint32) if largest < 2 ** 32 else a.view(np.uint64)

@@ -10,9 +10,10 @@ from sklearn.utils.class_weight import compute_class_weight
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import validate_data
 
-from lsl_lib._core.backend import compiled_arrays, jit, resolve_backend
+from lsl_lib._core.backend import jit, resolve_backend
 from lsl_lib._core.classifier import ScoreClassifierMixin
 from lsl_lib._core.random import check_random_state
+from lsl_lib._core.rows import row_axpy_numba, row_dot_numba, row_view
 from lsl_lib._core.run_loop import run_chunks, unfitted_on_interrupt
 from lsl_lib._core.sampling import SCHEMES
 from lsl_lib._core.trace import Trace
@@ -25,7 +26,6 @@ from lsl_lib._core.validation import (
 from lsl_lib.coordinate_descent._common import (
     _CD_CONSTRAINTS,
     _DRAW_SIZE,
-    _unsigned_indices,
     _warn_not_converged,
 )
 
@@ -120,9 +120,8 @@ def _dual_cd_numba_epochs(data, cols, indptr, bias, y, QD, upper, diag, alpha, w
     r"""Up to ``n_epochs`` epochs of :func:`dual_cd_numpy_epochs`, compiled, with
     liblinear's shrinking (Hsieh et al., Algorithm 3) and the draw of each epoch's order.
 
-    X comes as ``(data, cols, indptr)`` as in :func:`~lsl_lib._core.backend.compiled_arrays`
-    (dense: ``data = X.ravel()``, empty ``cols`` and ``indptr``), the index arrays
-    unsigned (:func:`~lsl_lib.coordinate_descent._common._unsigned_indices`). ``index`` (a
+    X comes as its row view ``(data, cols, indptr)``
+    (:func:`~lsl_lib._core.rows.row_view`), dense or CSR alike. ``index`` (a
     permutation whose first ``active`` entries are the active set) is updated in place;
     ``pg_max_old``, ``pg_min_old`` are the shrinking thresholds :math:`\bar M, \bar m`:
     with ``shrinking``, an :math:`\alpha_i` at a bound whose gradient lies beyond them
@@ -145,7 +144,7 @@ def _dual_cd_numba_epochs(data, cols, indptr, bias, y, QD, upper, diag, alpha, w
     """
     n = y.shape[0]
     d = w.shape[0] - 1
-    dense = indptr.shape[0] == 0
+    w_x = w[:d]  # the weights of x's features (a view): w[d] weighs the bias
     epochs = 0
     visits = 0
     converged = False
@@ -165,15 +164,9 @@ def _dual_cd_numba_epochs(data, cols, indptr, bias, y, QD, upper, diag, alpha, w
                 s = min(int(uniforms[pos - draws + t] * active), active - 1)
                 t += 1
             i = index[s]
-            acc = 0.0
-            if dense:
-                for j in range(d):
-                    acc += data[i * d + j] * w[j]
-            else:
-                for p in range(indptr[i], indptr[i + 1]):
-                    acc += data[p] * w[cols[p]]
             visits += 1
-            G = y[i] * (acc + bias * w[d]) - 1.0 + diag[i] * alpha[i]
+            score = row_dot_numba(data, cols, indptr, i, w_x) + bias * w[d]
+            G = y[i] * score - 1.0 + diag[i] * alpha[i]
             if (alpha[i] == 0.0 and shrinking and G > pg_max_old) or \
                     (alpha[i] == upper[i] and shrinking and G < pg_min_old):
                 active -= 1  # at its bound and likely to stay: shrink
@@ -186,12 +179,7 @@ def _dual_cd_numba_epochs(data, cols, indptr, bias, y, QD, upper, diag, alpha, w
                 old = alpha[i]
                 alpha[i] = min(max(old - G / QD[i], 0.0), upper[i]) if QD[i] > 0.0 else upper[i]
                 step = (alpha[i] - old) * y[i]
-                if dense:
-                    for j in range(d):
-                        w[j] += step * data[i * d + j]
-                else:
-                    for p in range(indptr[i], indptr[i + 1]):
-                        w[cols[p]] += step * data[p]
+                row_axpy_numba(data, cols, indptr, i, step, w_x)
                 w[d] += step * bias
             if not iid:
                 s += 1
@@ -328,7 +316,7 @@ def dual_cd(X, y, C, *, loss="hinge", tol=1e-4, max_iter=1000, shrinking=True, b
         QD = np.einsum("ij,ij->i", X, X)
     QD += bias * bias + diag
     alpha, w = np.zeros(n), np.zeros(d + 1)
-    index_type = np.uint32 if n < 2 ** 32 else np.uint64  # as _unsigned_indices
+    index_type = np.uint32 if n < 2 ** 32 else np.int64  # as row_view's indices
     index = rng.permutation(n).astype(index_type) if sampling == "permutation" else \
         np.arange(n, dtype=index_type)
     active, pg_max, pg_min, check_all = n, np.inf, -np.inf, False
@@ -337,8 +325,7 @@ def dual_cd(X, y, C, *, loss="hinge", tol=1e-4, max_iter=1000, shrinking=True, b
     epochs = visits = 0
     converged = False
     if path == "numba":
-        data, cols, indptr = compiled_arrays(X)
-        cols, indptr = (_unsigned_indices(a, max(d, len(data))) for a in (cols, indptr))
+        data, cols, indptr = row_view(X)
     trace = Trace()
 
     def objectives():

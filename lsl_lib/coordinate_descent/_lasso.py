@@ -12,6 +12,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from lsl_lib._core.backend import jit, resolve_backend
 from lsl_lib._core.random import check_random_state
+from lsl_lib._core.rows import row_view
 from lsl_lib._core.run_loop import run_chunks, unfitted_on_interrupt
 from lsl_lib._core.trace import Trace
 from lsl_lib._core.validation import check_sample_weight
@@ -19,7 +20,6 @@ from lsl_lib.coordinate_descent._common import (
     _CD_CONSTRAINTS,
     _DRAW_SIZE,
     _one_blas_thread,
-    _unsigned_indices,
     _warn_not_converged,
 )
 
@@ -104,7 +104,8 @@ def _lasso_sparse_numba_epochs(data, rows, indptr, mu, zv, vv, lazy, w, R, norm2
     r"""Lasso CD epochs on a sparse design, implicitly centred, compiled.
 
     The design is :math:`\tilde X = Z - v\mu^\top`: Z in CSC (``data``, ``rows``,
-    ``indptr``: column j is :math:`z_j`), v the square roots of the sample weights
+    ``indptr``: column j is :math:`z_j`; the row view of :math:`Z^\top`,
+    :func:`~lsl_lib._core.rows.row_view`), v the square roots of the sample weights
     and μ the offsets (weighted column means) that the centring subtracts. Centring Z
     would fill it in; instead the residual is kept as :math:`r = R + c\,v` with
     ``lazy`` = [c, vᵀR], so that with ``zv`` = :math:`Z^\top v` and ``vv`` = vᵀv,
@@ -227,13 +228,11 @@ class _SparseCentredState:
     a coordinate (``_lasso_sparse_numba_epochs``)."""
 
     def __init__(self, X, y, w, mu, v, zv, vv):
-        n = X.shape[0]
         self.Z, self.y, self.mu, self.v, self.zv, self.vv = X, y, mu, v, zv, vv
         self.R, self.lazy = y - X @ w, np.array([float(mu @ w), 0.0])
         self.lazy[1] = float(v @ self.R)
         self.norm2 = np.asarray(X.multiply(X).sum(axis=0)).ravel() - 2 * mu * zv + vv * mu * mu
-        rows, indptr = (_unsigned_indices(a, max(n, X.nnz)) for a in (X.indices, X.indptr))
-        self.rows, self.indptr = rows, indptr
+        self.columns = row_view(X.T)  # X's columns, the rows of X'
 
     def residual_products(self, w):
         r""":math:`\tilde X^\top r`, :math:`r^\top r` and :math:`r^\top y`, after folding c
@@ -250,8 +249,8 @@ class _SparseCentredState:
 
     def epochs(self, w, *args):
         """The epochs; ``args`` are those of :func:`lasso_numpy_epochs` after R and norm2."""
-        return _lasso_sparse_numba_epochs(self.Z.data, self.rows, self.indptr, self.mu, self.zv,
-                                          self.vv, self.lazy, w, self.R, self.norm2, *args)
+        return _lasso_sparse_numba_epochs(*self.columns, self.mu, self.zv, self.vv, self.lazy,
+                                          w, self.R, self.norm2, *args)
 
 
 class _GramState:

@@ -110,7 +110,7 @@ Dai et al. (2014)                   numpy reference              compiled twin
 Alg. 1, l. 3: ω_i with seed i       ``block_frequencies_numpy``  ``_block_frequencies_numba``
 (the blocks a run keeps)            ``FrequencyCache.fill``      ``_block_frequencies_numba_range``
 φ_ω(x) = √(2/B) cos(Wᵀx + b)        ``block_features``           ``_block_features_numba``
-(the rows of a mini-batch)          no reference                 ``_gather_rows_numba``
+(the rows of a mini-batch)          no reference                 ``gather_dense_rows_numba``
 (Wᵀx for one CSR row)               no reference                 ``_row_projections_numba``
 Alg. 2: f(x) = Σ_j α_jᵀ φ_ω_j(x)    ``predict_blocks``           ``_predict_blocks_numba``
 Alg. 2, l. 4: one term of the sum   no reference                 ``_add_block_scores_numba``

@@ -1,8 +1,8 @@
 """The compiled twins of doubly stochastic gradients (numba; the package's docstring pairs
 each with its numpy reference in :mod:`lsl_lib.doubly_stochastic._reference`).
 
-X arrives as :func:`lsl_lib._core.backend.compiled_arrays` gives it: ``(data, cols,
-indptr)``, dense rows when ``indptr`` is empty."""
+X arrives as its row view ``(data, cols, indptr)`` (:func:`lsl_lib._core.rows.row_view`),
+dense or CSR alike, with d its number of columns."""
 import math
 
 import numpy as np
@@ -11,6 +11,7 @@ from lsl_lib._core.backend import jit
 from lsl_lib._core.kernel_loops import GAUSSIAN, LAPLACIAN
 from lsl_lib._core.loss_derivatives import LOG, score_derivative_numba
 from lsl_lib._core.random import box_muller_numba, counter_uniforms_numba, stream_key_numba
+from lsl_lib._core.rows import gather_dense_rows_numba, row_column_numba, row_span_numba
 from lsl_lib._core.trig import cos_scaled_numba
 from lsl_lib.doubly_stochastic._reference import _NEWTON_JITTER
 
@@ -59,45 +60,28 @@ def _block_frequencies_numba_range(seed, first_block, kernel_code, gamma, W, b):
 
 @jit
 def _row_projections_numba(data, cols, indptr, d, x, W, out):
-    r"""Write :math:`W^\top x` of one row x of X (``compiled_arrays`` form) into ``out``
+    r"""Write :math:`W^\top x` of one row x of X (its row view) into ``out``
     (length B), W of shape (d, B): the B projections accumulated side by side
     (independent sums: the loop over c vectorises); a CSR row reads its nonzeros only."""
     B = W.shape[1]
     for c in range(B):
         out[c] = 0.0
-    if indptr.shape[0] == 0:  # dense: row x is data[x*d:(x+1)*d]
-        for coord in range(d):
-            value = data[x * d + coord]
-            for c in range(B):
-                out[c] += value * W[coord, c]
-    else:
-        for p in range(indptr[x], indptr[x + 1]):
-            value = data[p]
-            coord = cols[p]
-            for c in range(B):
-                out[c] += value * W[coord, c]
-
-
-@jit
-def _gather_rows_numba(data, indptr, d, rows):
-    """The rows ``rows`` of a dense X (``compiled_arrays`` form) as a C-ordered (k, d)
-    array; an empty (0, d) array for a CSR X, whose rows are read in place."""
-    if indptr.shape[0] != 0:
-        return np.empty((0, d))
-    Xb = np.empty((rows.shape[0], d))
-    for r in range(rows.shape[0]):
-        for coord in range(d):
-            Xb[r, coord] = data[rows[r] * d + coord]
-    return Xb
+    start, stop = row_span_numba(indptr, d, x)
+    for p in range(start, stop):
+        value = data[p]
+        coord = row_column_numba(cols, indptr, p, start)
+        for c in range(B):
+            out[c] += value * W[coord, c]
 
 
 @jit
 def _block_features_numba(data, cols, indptr, d, rows, Xb, W, b, phi):
     r"""Compiled :func:`~lsl_lib.doubly_stochastic.block_features` of the rows ``rows`` of X,
     the block's frequencies given, into ``phi`` (k, B, C order): the projections of a dense
-    X by one product ``Xb @ W`` of its gathered rows (:func:`_gather_rows_numba`; BLAS), of
-    a CSR X row by row (:func:`_row_projections_numba`); then the phases, and the
-    cosines of all k B entries in one loop (:func:`lsl_lib._core.trig.cos_scaled_numba`)."""
+    X by one product ``Xb @ W`` of its gathered rows
+    (:func:`~lsl_lib._core.rows.gather_dense_rows_numba`; BLAS), of a CSR X row by row
+    (:func:`_row_projections_numba`); then the phases, and the cosines of all k B entries
+    in one loop (:func:`lsl_lib._core.trig.cos_scaled_numba`)."""
     k, B = phi.shape
     if Xb.shape[0] == k:
         np.dot(Xb, W, phi)
@@ -156,7 +140,7 @@ def _predict_blocks_numba(data, cols, indptr, d, rows, seed, alpha, first_block,
         for start in range(0, n, phi.shape[0]):
             end = min(start + phi.shape[0], n)
             tile_rows = rows[start:end]
-            Xb = _gather_rows_numba(data, indptr, d, tile_rows)
+            Xb = gather_dense_rows_numba(data, indptr, d, tile_rows)
             for m in range(j, stop):  # alpha[m] is block first_block + m
                 block = first_block + m
                 if block < n_cached:
@@ -234,7 +218,7 @@ def _dsg_numba_chunk(data, cols, indptr, d, Y, alpha, indices, t0, seed, kernel_
         f[:, :] = 0.0
         _predict_blocks_numba(data, cols, indptr, d, rows, seed, alpha[:i - 1], 0,
                               kernel_code, gamma, W_cache, b_cache, k, f)
-        Xb = _gather_rows_numba(data, indptr, d, rows)
+        Xb = gather_dense_rows_numba(data, indptr, d, rows)
         if i - 1 < W_cache.shape[0]:  # block i's features on the batch
             _block_features_numba(data, cols, indptr, d, rows, Xb, W_cache[i - 1],
                                   b_cache[i - 1], phi)

@@ -5,9 +5,10 @@ import math
 import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
-from lsl_lib._core.backend import compiled_arrays, resolve_backend
+from lsl_lib._core.backend import resolve_backend
 from lsl_lib._core.kernel_loops import KERNELS
 from lsl_lib._core.random import check_random_state
+from lsl_lib._core.rows import row_view
 from lsl_lib._core.run_loop import run_chunks
 from lsl_lib._core.sampling import sample_indices, weighted_sample_indices
 from lsl_lib._core.trace import Trace
@@ -197,7 +198,7 @@ def doubly_stochastic(X, Y, n_iter, *, loss="hinge", batch_size=32, block_size=1
     cache = FrequencyCache(state.seed, t_start + n_iter, n_features, block_size, kernel, gamma,
                            path)  # filled chunk by chunk: each fill is interruptible work
     if path == "numba":
-        data, cols, indptr = compiled_arrays(X)
+        data, cols, indptr = row_view(X)
         Y = np.ascontiguousarray(Y, dtype=np.float64)
 
     trace = Trace()
@@ -255,7 +256,7 @@ def predict_scores(X, state, kernel, gamma, backend="auto"):
     n_blocks, B, K = state.alpha.shape
     cache = FrequencyCache(state.seed, n_blocks, X.shape[1], B, kernel, gamma, "numba")
     cache.fill(n_blocks)
-    data, cols, indptr = compiled_arrays(X)
+    data, cols, indptr = row_view(X)
     out = np.zeros((X.shape[0], K))
     _predict_blocks_numba(data, cols, indptr, X.shape[1], np.arange(X.shape[0], dtype=np.int64),
                           state.seed, state.alpha, 0, KERNELS.index(kernel), float(gamma),

@@ -95,7 +95,7 @@ coordinate descent. It needs the output vector (``update='output'``).
 
 Two paths run the steps on the same index array (:mod:`lsl_lib._core.sampling`), with
 the same iterates and the same cache hits and misses, on dense rows or CSR rows
-(inner-product kernels, :func:`lsl_lib._core.kernel_loops.compiled_rows`):
+(inner-product kernels, read through :func:`lsl_lib._core.rows.row_view`):
 
 ====================================  =============================  ==============================
 the step                              reference                      compiled

@@ -9,12 +9,13 @@ import scipy.sparse as sp
 
 from lsl_lib._core.backend import jit, resolve_backend
 from lsl_lib._core.kernel_loops import (
-    compiled_rows,
-    kernel_column_numba,
-    sparse_kernel_column_numba,
+    check_sparse_kernel,
+    row_kernel_column_numba,
     take_lru_slot_numba,
 )
+from lsl_lib._core.linalg import squared_row_norms
 from lsl_lib._core.random import check_random_state
+from lsl_lib._core.rows import row_view
 from lsl_lib._core.run_loop import run_chunks
 from lsl_lib._core.sampling import SCHEMES, sample_indices
 from lsl_lib._core.trace import Trace
@@ -89,18 +90,15 @@ def cached_column_numpy(cache, i):
 
 
 @jit
-def _cached_column_numba(X, Xt, x_data, x_indices, x_indptr, x_sq_norms, buffer, i, kernel_code,
-                         gamma, degree, coef0, slots, slot_of, owner, last_used, counters,
-                         scratch):
+def _cached_column_numba(data, cols, indptr, sq_norms, Xt, buffer, i, kernel_code, gamma, degree,
+                         coef0, slots, slot_of, owner, last_used, counters, scratch):
     """:func:`cached_column_numpy` compiled, on the arrays of a :class:`ColumnCache`; the
     column is a view into ``slots`` (or ``scratch``).
 
-    Dense X comes as ``Xt = X.T`` in C order, which
-    :func:`lsl_lib._core.kernel_loops.kernel_column_numba` reads so that its loops run along
-    the n examples and vectorise. CSR X comes as the arrays of
-    :func:`lsl_lib._core.kernel_loops.compiled_rows` (``x_indptr`` not empty; ``X`` and
-    ``Xt`` are then empty placeholders) and ``buffer``, d zeros: the column is one pass over
-    the non-zeros of X (:func:`lsl_lib._core.kernel_loops.sparse_kernel_column_numba`).
+    X comes as its row view ``(data, cols, indptr)`` (:func:`lsl_lib._core.rows.row_view`)
+    with its squared row norms ``sq_norms``, ``Xt = X.T`` in C order (dense X; an empty
+    (d, 0) placeholder for CSR X) and ``buffer``, d zeros: the column is
+    :func:`lsl_lib._core.kernel_loops.row_kernel_column_numba`.
     """
     counters[0] += 1
     s = slot_of[i]
@@ -117,11 +115,8 @@ def _cached_column_numba(X, Xt, x_data, x_indices, x_indptr, x_sq_norms, buffer,
         s = take_lru_slot_numba(i, slot_of, owner, last_used)
         last_used[s] = counters[0]
         col = slots[s]
-    if x_indptr.shape[0] > 0:
-        sparse_kernel_column_numba(kernel_code, x_data, x_indices, x_indptr, x_sq_norms, i, gamma,
-                                   degree, coef0, buffer, col)
-    else:
-        kernel_column_numba(kernel_code, Xt, X[i], gamma, degree, coef0, col)
+    row_kernel_column_numba(kernel_code, data, cols, indptr, sq_norms, Xt, i, gamma, degree,
+                            coef0, buffer, col)
     return col
 
 
@@ -162,15 +157,14 @@ def online_kernel_numpy_chunk(X, y, alpha, f, b, indices, t0, model, C, eta, eta
 
 
 @jit
-def _online_kernel_numba_chunk(X, Xt, x_data, x_indices, x_indptr, x_sq_norms, buffer, y, alpha,
-                               f, b, indices, t0, model_code, C, eta, eta_decay, delta, beta, naive,
-                               kernel_code, gamma, degree, coef0, slots, slot_of, owner, last_used,
-                               counters, scratch, max_evaluations):
+def _online_kernel_numba_chunk(data, cols, indptr, sq_norms, Xt, buffer, y, alpha, f, b, indices,
+                               t0, model_code, C, eta, eta_decay, delta, beta, naive, kernel_code,
+                               gamma, degree, coef0, slots, slot_of, owner, last_used, counters,
+                               scratch, max_evaluations):
     """The same steps as :func:`online_kernel_numpy_chunk`, compiled; returns the new b and
     the number of steps run.
 
-    The rows of X come as in :func:`_cached_column_numba` (dense ``X`` and ``Xt``, or the
-    CSR arrays and ``buffer``).
+    X comes as in :func:`_cached_column_numba`.
     """
     n = alpha.shape[0]
     for s in range(indices.shape[0]):
@@ -181,7 +175,7 @@ def _online_kernel_numba_chunk(X, Xt, x_data, x_indices, x_indptr, x_sq_norms, b
         if i < 0:  # sampling='worst_violator'
             i = _worst_violator_numba(model_code, y, alpha, f, b, eta_t, C, delta)
         if naive:
-            col = _cached_column_numba(X, Xt, x_data, x_indices, x_indptr, x_sq_norms, buffer, i,
+            col = _cached_column_numba(data, cols, indptr, sq_norms, Xt, buffer, i,
                                        kernel_code, gamma, degree, coef0, slots, slot_of, owner,
                                        last_used, counters, scratch)
             o_i = f[i] + np.dot(alpha, col) + b
@@ -193,7 +187,7 @@ def _online_kernel_numba_chunk(X, Xt, x_data, x_indices, x_indptr, x_sq_norms, b
         alpha[i] = new
         b += beta * Lam
         if not naive and step != 0.0:
-            col = _cached_column_numba(X, Xt, x_data, x_indices, x_indptr, x_sq_norms, buffer, i,
+            col = _cached_column_numba(data, cols, indptr, sq_norms, Xt, buffer, i,
                                        kernel_code, gamma, degree, coef0, slots, slot_of, owner,
                                        last_used, counters, scratch)
             for j in range(n):
@@ -255,25 +249,25 @@ def _step_indices(n, n_epochs, sampling, random_state, order):
     return indices
 
 
-def _online_kernel_step(X, rows, y, state, indices, path, model, C, eta, eta_decay, delta, bias,
+def _online_kernel_step(X, y, state, indices, path, model, C, eta, eta_decay, delta, bias,
                         naive, kernel_args, budget):
     """The ``step(start, stop)`` of :func:`online_kernel` for
     :func:`~lsl_lib._core.run_loop.run_chunks`: steps start .. stop - 1 on the examples
     ``indices``, in place on ``state`` (α, f, b and the cache carry over); True once the
-    kernel evaluations have reached ``budget``. ``rows`` are X's arrays from
-    :func:`~lsl_lib._core.kernel_loops.compiled_rows`, ``kernel_args`` = (kernel_code,
-    gamma, degree, coef0); the rest are :func:`online_kernel`'s."""
+    kernel evaluations have reached ``budget``. ``kernel_args`` = (kernel_code, gamma, degree,
+    coef0); the rest are :func:`online_kernel`'s."""
     cache = state.cache
     if path == "numba":
         # dense: columns of K are computed along the examples of X.T; CSR: a row of X is
-        # scattered into d zeros (sparse_kernel_column_numba)
-        Xt = np.ascontiguousarray(rows[0].T)
-        buffer = np.zeros(X.shape[1] if sp.issparse(X) else 0)
+        # scattered into d zeros (row_kernel_column_numba)
+        rows = (*row_view(X), squared_row_norms(X))
+        Xt = np.empty((X.shape[1], 0)) if sp.issparse(X) else np.ascontiguousarray(X.T)
+        buffer = np.zeros(X.shape[1])
 
     def step(start, stop):
         if path == "numba":
             state.b, done = _online_kernel_numba_chunk(
-                rows[0], Xt, *rows[1:], buffer, y, state.alpha, state.f, state.b,
+                *rows, Xt, buffer, y, state.alpha, state.f, state.b,
                 indices[start:stop], start, MODELS.index(model), float(C), float(eta),
                 float(eta_decay), float(delta), float(bias), naive, *kernel_args, cache.slots,
                 cache.slot_of, cache.owner, cache.last_used, cache.counters, cache.scratch,
@@ -356,9 +350,9 @@ def online_kernel(X, y, model="l1_svm", *, C=1.0, eta=0.1, eta_decay=0.0, delta=
     if X.ndim != 2 or X.shape[0] == 0 or y.shape != (X.shape[0],):
         raise ValueError(f"X must be 2-D with at least one row and y of length n, got shapes "
                          f"{X.shape} and {y.shape}.")
-    rows = compiled_rows(X, kernel)
+    check_sparse_kernel(X, kernel)
     if not sp.issparse(X):
-        X = rows[0]
+        X = np.ascontiguousarray(X)
     if not (np.isfinite(X.data if sp.issparse(X) else X).all() and np.all(np.abs(y) == 1.0)):
         raise ValueError("X must be finite and y must hold labels -1 and +1.")
     kernel_code, gamma, degree, coef0 = check_kernel_params(kernel, gamma, degree, coef0,
@@ -378,8 +372,8 @@ def online_kernel(X, y, model="l1_svm", *, C=1.0, eta=0.1, eta_decay=0.0, delta=
     state.cache, state.f, state.b = cache, f0.copy(), float(b_init)
     naive = update == "naive"
     budget = _NO_LIMIT if max_kernel_evaluations is None else max_kernel_evaluations
-    step = _online_kernel_step(X, rows, y, state, indices, path, model, C, eta, eta_decay, delta,
-                               bias, naive, (kernel_code, gamma, degree, coef0), budget)
+    step = _online_kernel_step(X, y, state, indices, path, model, C, eta, eta_decay, delta, bias,
+                               naive, (kernel_code, gamma, degree, coef0), budget)
     trace = Trace()
 
     def exact_f():  # f_init + K alpha from scratch, over the support

@@ -9,9 +9,10 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.optimize import minimize
 
-from lsl_lib._core.backend import compiled_arrays, jit, resolve_backend
+from lsl_lib._core.backend import jit, resolve_backend
 from lsl_lib._core.loss_derivatives import score_subgradient_numba
 from lsl_lib._core.random import check_random_state
+from lsl_lib._core.rows import row_column_numba, row_dot_numba, row_span_numba, row_view
 from lsl_lib._core.run_loop import run_chunks
 from lsl_lib._core.sampling import sample_indices, weighted_sample_indices
 from lsl_lib._core.trace import Trace
@@ -130,11 +131,11 @@ def _pegasos_numba_chunk(data, cols, indptr, y, W, W_sum, v, U, carry, indices, 
                         epsilon, radius2, average_from, step_offset):
     r"""The same iterations as :func:`pegasos_numpy_chunk`, compiled.
 
-    ``X`` comes as CSR arrays ``(data, cols, indptr)``; a dense C-ordered X comes as
-    ``data = X.ravel()`` with empty ``cols`` and ``indptr``, row i being
-    ``data[i*d:(i+1)*d]``. The iterate is kept as :math:`w = a v`: the shrink
-    multiplies the scalar ``a``, a step adds to ``v`` only where ``x_i`` is non-zero,
-    and :math:`\|v\|^2` is updated along, so one iteration costs O(k nnz(x) K).
+    ``X`` comes as its row view ``(data, cols, indptr)``
+    (:func:`~lsl_lib._core.rows.row_view`), dense or CSR alike. The iterate is kept as
+    :math:`w = a v`: the shrink multiplies the scalar ``a``, a step adds to ``v`` only
+    where ``x_i`` is non-zero, and :math:`\|v\|^2` is updated along, so one iteration
+    costs O(k nnz(x) K).
     The average is kept lazily as :math:`\sum w = A v + U`:
     changing v by :math:`\delta` subtracts :math:`A\delta` from U; when early
     projections have shrunk ``a`` so much that :math:`A v` and U would cancel, A v
@@ -144,7 +145,6 @@ def _pegasos_numba_chunk(data, cols, indptr, y, W, W_sum, v, U, carry, indices, 
     """
     T, k = indices.shape
     K, d = W.shape
-    dense = indptr.shape[0] == 0
     if carry[4] == 0.0:
         a = 1.0
         v_norm2 = 0.0
@@ -168,14 +168,7 @@ def _pegasos_numba_chunk(data, cols, indptr, y, W, W_sum, v, U, carry, indices, 
         for b in range(k):
             i = indices[it, b]
             for r in range(K):
-                acc = 0.0
-                if dense:  # contiguous row: no index array, so the loop vectorises
-                    for j in range(d):
-                        acc += data[i * d + j] * v[r, j]
-                else:
-                    for p in range(indptr[i], indptr[i + 1]):
-                        acc += data[p] * v[r, cols[p]]
-                s[r] = a * acc
+                s[r] = a * row_dot_numba(data, cols, indptr, i, v[r])
             score_subgradient_numba(loss_code, y[i], s, epsilon, g)
             for r in range(K):
                 G[b, r] = g[r]
@@ -192,14 +185,13 @@ def _pegasos_numba_chunk(data, cols, indptr, y, W, W_sum, v, U, carry, indices, 
         # then the subgradient step, in v's scale
         for b in range(k):
             i = indices[it, b]
-            start = i * d if dense else indptr[i]
-            stop = start + d if dense else indptr[i + 1]
+            start, stop = row_span_numba(indptr, d, i)
             for r in range(K):
                 c = -(eta_t / k) * G[b, r] / a
                 if c == 0.0:
                     continue
                 for p in range(start, stop):
-                    j = p - start if dense else cols[p]
+                    j = row_column_numba(cols, indptr, p, start)
                     delta = c * data[p]
                     old = v[r, j]
                     v[r, j] = old + delta
@@ -364,7 +356,7 @@ def pegasos(X, y, lam, n_iter, *, n_outputs=1, loss="hinge", epsilon=0.1, batch_
     if step_offset == "auto":
         step_offset = auto_step_offset(X, lam, loss, sample_weight)
     if path == "numba":
-        data, cols, indptr = compiled_arrays(X)
+        data, cols, indptr = row_view(X)
         y_float = np.ascontiguousarray(y, dtype=np.float64)
 
     trace = Trace()

@@ -10,9 +10,10 @@ from numbers import Integral, Real
 import numpy as np
 from sklearn.utils.extmath import row_norms
 
-from lsl_lib._core.backend import compiled_arrays, jit, resolve_backend
+from lsl_lib._core.backend import jit, resolve_backend
 from lsl_lib._core.loss_derivatives import score_derivative_numba
 from lsl_lib._core.random import check_random_state
+from lsl_lib._core.rows import row_axpy_numba, row_dot_numba, row_view
 from lsl_lib._core.run_loop import run_chunks
 from lsl_lib._core.sampling import sample_indices
 from lsl_lib._core.trace import Trace
@@ -154,27 +155,15 @@ def _mean_gradient_numba(data, cols, indptr, y, w, rows, lam, loss_code, g):
     r"""Write :math:`\frac1k\sum_{i\in\mathrm{rows}}\ell'(y_i, \langle w, x_i\rangle)x_i
     + \lambda w` into ``g``; ``rows = arange(n)`` gives the full gradient.
 
-    ``X`` comes as CSR arrays ``(data, cols, indptr)``, or dense as ``data = X.ravel()``
-    with empty ``cols`` and ``indptr`` (as in ``lsl_lib.pegasos._algorithm._pegasos_numba_chunk``).
+    ``X`` comes as its row view ``(data, cols, indptr)``
+    (:func:`lsl_lib._core.rows.row_view`), dense or CSR alike.
     """
     d = w.shape[0]
-    dense = indptr.shape[0] == 0
     for j in range(d):
         g[j] = 0.0
     for i in rows:
-        s = 0.0
-        if dense:
-            for j in range(d):
-                s += data[i * d + j] * w[j]
-            c = score_derivative_numba(loss_code, y[i], s, 0.0)
-            for j in range(d):
-                g[j] += c * data[i * d + j]
-        else:
-            for p in range(indptr[i], indptr[i + 1]):
-                s += data[p] * w[cols[p]]
-            c = score_derivative_numba(loss_code, y[i], s, 0.0)
-            for p in range(indptr[i], indptr[i + 1]):
-                g[cols[p]] += c * data[p]
+        c = score_derivative_numba(loss_code, y[i], row_dot_numba(data, cols, indptr, i, w), 0.0)
+        row_axpy_numba(data, cols, indptr, i, c, g)
     k = rows.shape[0]
     for j in range(d):
         g[j] = g[j] / k + lam * w[j]
@@ -443,8 +432,7 @@ def stochastic_gradient(X, y, lam, n_epochs, *, method="sarah", loss="log", eta=
             else np.empty((0, batch_size), dtype=np.int64)
     compiled = None  # the arrays of X and y the compiled loops read
     if path == "numba":
-        data, cols, indptr = compiled_arrays(X)
-        compiled = (data, cols, indptr, np.ascontiguousarray(y, dtype=np.float64))
+        compiled = (*row_view(X), np.ascontiguousarray(y, dtype=np.float64))
     first_epoch, t_start = state.epoch, state.t
     trace = Trace()
 

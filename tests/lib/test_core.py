@@ -5,10 +5,21 @@ import sys
 
 import numpy as np
 import pytest
+import scipy.sparse as sp
 from scipy.special import expit
 
 from lsl_lib._core.backend import numba_available, resolve_backend
 from lsl_lib._core.random import check_random_state
+from lsl_lib._core.rows import (
+    gather_dense_rows_numba,
+    row_axpy_numba,
+    row_clear_numba,
+    row_column_numba,
+    row_dot_numba,
+    row_span_numba,
+    row_to_dense_numba,
+    row_view,
+)
 from lsl_lib._core.sampling import sample_indices
 from lsl_lib._core.scores import labels_from_scores, one_vs_rest_probabilities
 from lsl_lib._core.trace import Trace
@@ -397,3 +408,54 @@ def test_compiled_cos_sin_in_place_and_beyond_the_reduction():
     np.testing.assert_array_equal(c_only, c)
     np.testing.assert_allclose(c[3:], 2.0 * np.cos(big[3:]), rtol=4e-16, atol=0)
     np.testing.assert_allclose(s[3:], 2.0 * np.sin(big[3:]), rtol=4e-16, atol=0)
+
+
+def test_row_view_of_dense_and_csr_x():
+    X = np.arange(12.0).reshape(3, 4)
+    data, indices, indptr = row_view(X.astype(np.float32))
+    assert data.dtype == np.float64 and data.shape == (12,) and indptr.shape == (0,)
+    np.testing.assert_array_equal(data[4:8], X[1])
+    A = sp.random(20, 7, density=0.4, random_state=2, format="csr")
+    wide = A.copy()  # 64-bit indices, as load_svmlight_file gives them
+    wide.indices, wide.indptr = A.indices.astype(np.int64), A.indptr.astype(np.int64)
+    data, indices, indptr = row_view(wide)
+    assert indices.dtype == np.uint32 and indptr.dtype == np.uint32
+    np.testing.assert_array_equal(sp.csr_matrix((data, indices, indptr), A.shape).toarray(),
+                                  A.toarray())
+    duplicated = sp.csr_matrix((np.array([1.0, 2.0, 3.0]), np.array([2, 0, 2]),
+                                np.array([0, 3, 3])), shape=(2, 4))  # column 2 twice in row 0
+    data, indices, indptr = row_view(duplicated)
+    np.testing.assert_array_equal(indices, [0, 2])  # canonical: sorted, summed
+    np.testing.assert_array_equal(data, [2.0, 4.0])
+
+
+@pytest.mark.parametrize("backend", ["numba", "numpy"])
+@pytest.mark.parametrize("sparse", [False, True])
+def test_row_helpers_read_row_i(backend, sparse):
+    if backend == "numba" and not numba_available():
+        pytest.skip("numba is not available")
+    keep = np.ones(9)
+    keep[4] = 0.0  # an empty row
+    X = (sp.diags(keep) @ sp.random(9, 6, density=0.5, random_state=1, format="csr")).toarray()
+    view = row_view(sp.csr_matrix(X) if sparse else X)
+    helpers = (row_dot_numba, row_axpy_numba, row_span_numba, row_column_numba,
+               row_to_dense_numba, row_clear_numba, gather_dense_rows_numba)
+    dot, axpy, span, column, to_dense, clear, gather = (
+        f if backend == "numba" else f.py_func for f in helpers)
+    v = np.random.default_rng(0).normal(size=6)
+    buffer = np.zeros(6)
+    for i in (0, 4, 8):
+        np.testing.assert_allclose(dot(*view, i, v), X[i] @ v, rtol=1e-14)
+        u = v.copy()
+        axpy(*view, i, 2.5, u)
+        np.testing.assert_allclose(u, v + 2.5 * X[i], rtol=1e-14)
+        start, stop = span(view[2], 6, i)
+        row = np.zeros(6)
+        for p in range(start, stop):
+            row[column(view[1], view[2], p, start)] += view[0][p]
+        np.testing.assert_array_equal(row, X[i])
+        np.testing.assert_array_equal(to_dense(*view, i, buffer), X[i])
+        clear(view[1], view[2], i, buffer)
+        assert not buffer.any()
+    gathered = gather(view[0], view[2], 6, np.array([8, 0]))
+    np.testing.assert_array_equal(gathered, np.empty((0, 6)) if sparse else X[[8, 0]])

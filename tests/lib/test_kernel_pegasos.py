@@ -9,7 +9,9 @@ from sklearn.multiclass import OneVsRestClassifier
 from sklearn.svm import SVC
 
 import lsl_lib.kernel_pegasos as module
-from lsl_lib._core.kernel_loops import GAUSSIAN, compiled_rows
+from lsl_lib._core.kernel_loops import GAUSSIAN
+from lsl_lib._core.linalg import squared_row_norms
+from lsl_lib._core.rows import row_view
 from lsl_lib.datasets import concentric_circles, load_digits, two_gaussian_blobs
 from lsl_lib.kernel_pegasos import (
     KernelPegasosClassifier,
@@ -67,7 +69,8 @@ def test_lru_cache_hand_traced(backend):
         kernel_pegasos_numpy_chunk(X, y, state, indices, 1.0, "gaussian", 1.0, 3, 1.0)
     else:
         state.m, done = _kernel_pegasos_numba_chunk(
-            *compiled_rows(X, "gaussian"), np.zeros(0), y, state.alpha, state.support, 0, 0,
+            *row_view(X), squared_row_norms(X), np.zeros(X.shape[1]), y, state.alpha,
+            state.support, 0, 0,
             indices, 1.0, GAUSSIAN, 1.0, 3, 1.0, state.slots, state.slot_of, state.owner,
             state.filled, state.last_used, state.counters, state.coef, state.position,
             state.scratch, 10**6)

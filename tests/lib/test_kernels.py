@@ -12,17 +12,19 @@ from sklearn.metrics import pairwise
 
 import lsl_lib.kernels as kernels_module
 from lsl_lib._core.kernel_loops import (
-    compiled_rows,
-    csr_int32,
+    check_sparse_kernel,
     exp_numba,
     kernel_column_numba,
     kernel_finish_numba,
     kernel_raw_numba,
-    scatter_row_numba,
+    row_kernel_column_numba,
+    row_kernel_raw_numba,
     sparse_kernel_column_numba,
     sparse_kernel_raw_numba,
     take_lru_slot_numba,
 )
+from lsl_lib._core.linalg import squared_row_norms
+from lsl_lib._core.rows import row_clear_numba, row_to_dense_numba, row_view
 from lsl_lib.datasets import load_shared
 from lsl_lib.kernels import (
     INNER_PRODUCT_KERNELS,
@@ -251,21 +253,6 @@ def test_kernel_matrix_refuses_sparse_input_to_coordinatewise_kernels(kernel):
         kernel_matrix(X, sp.csr_matrix(Y), kernel=kernel)
 
 
-def test_csr_int32_gives_canonical_int32_csr():
-    A = sp.random(20, 7, density=0.4, random_state=2, format="csr")
-    wide = A.copy()  # 64-bit indices, as load_svmlight_file gives them
-    wide.indices, wide.indptr = A.indices.astype(np.int64), A.indptr.astype(np.int64)
-    assert wide.indices.dtype == np.int64
-    B = csr_int32(wide)
-    assert B.indices.dtype == np.int32 and B.indptr.dtype == np.int32
-    np.testing.assert_array_equal(B.toarray(), A.toarray())
-    duplicated = sp.csr_matrix((np.array([1.0, 2.0, 3.0]), np.array([2, 0, 2]),
-                                np.array([0, 3, 3])), shape=(2, 4))  # column 2 twice in row 0
-    C = csr_int32(duplicated)
-    assert C.has_canonical_format and C.nnz == 2
-    np.testing.assert_array_equal(C.toarray(), [[2.0, 0, 4.0, 0], [0, 0, 0, 0]])
-
-
 @pytest.mark.parametrize("kernel", INNER_PRODUCT_KERNELS)
 @pytest.mark.parametrize("backend", ["numba", "numpy"])
 def test_sparse_kernel_column_and_raw_equal_kernel_matrix(kernel, backend):
@@ -275,12 +262,13 @@ def test_sparse_kernel_column_and_raw_equal_kernel_matrix(kernel, backend):
     A.eliminate_zeros()
     assert A[4].nnz == 0
     code, gamma, degree, coef0 = check_kernel_params(kernel, 0.3, 3, 1.5)
-    _, data, indices, indptr, sq_norms = compiled_rows(A, kernel)
-    assert indices.dtype == np.int32
-    column, raw, scatter, finish = (
+    data, indices, indptr = row_view(A)
+    sq_norms = squared_row_norms(A)
+    assert indices.dtype == np.uint32
+    column, raw, to_dense, clear, finish = (
         f if backend == "numba" else f.py_func
-        for f in (sparse_kernel_column_numba, sparse_kernel_raw_numba, scatter_row_numba,
-                  kernel_finish_numba))
+        for f in (sparse_kernel_column_numba, sparse_kernel_raw_numba, row_to_dense_numba,
+                  row_clear_numba, kernel_finish_numba))
     K = kernel_matrix(A.toarray(), kernel=kernel, gamma=0.3, degree=3, coef0=1.5)
     buffer = np.zeros(8)
     for i in (0, 4, 17):
@@ -288,20 +276,45 @@ def test_sparse_kernel_column_and_raw_equal_kernel_matrix(kernel, backend):
         column(code, data, indices, indptr, sq_norms, i, gamma, degree, coef0, buffer, out)
         np.testing.assert_allclose(out, K[:, i], rtol=1e-12, atol=1e-14)
         assert not buffer.any()  # the scattered row is cleared again
-        scatter(data, indices, indptr, i, buffer, False)
+        to_dense(data, indices, indptr, i, buffer)
         np.testing.assert_array_equal(buffer, A[[i]].toarray()[0])
         row = np.array([raw(code, data, indices, indptr, sq_norms, j, buffer, sq_norms[i])
                         for j in range(5)])
-        scatter(data, indices, indptr, i, buffer, True)
+        clear(indices, indptr, i, buffer)
         finish(code, row, gamma, degree, coef0)
         np.testing.assert_allclose(row, K[i, :5], rtol=1e-12, atol=1e-14)
 
 
-def test_compiled_rows_refuses_sparse_input_to_coordinatewise_kernels():
+def test_sparse_input_is_refused_to_coordinatewise_kernels():
     with pytest.raises(TypeError, match="kernel='laplacian'"):
-        compiled_rows(sp.csr_matrix(X), "laplacian")
-    dense = compiled_rows(X.astype(np.float32), "laplacian")
-    assert dense[0].dtype == np.float64 and dense[0].flags.c_contiguous and len(dense[3]) == 0
+        check_sparse_kernel(sp.csr_matrix(X), "laplacian")
+    check_sparse_kernel(X.astype(np.float32), "laplacian")  # dense X: any kernel
+
+
+@pytest.mark.parametrize("kernel", INNER_PRODUCT_KERNELS)
+@pytest.mark.parametrize("sparse", [False, True])
+@pytest.mark.parametrize("backend", ["numba", "numpy"])
+def test_row_kernel_column_and_raw_equal_kernel_matrix(kernel, sparse, backend):
+    A = sp.random(12, 5, density=0.5, random_state=4, format="csr")
+    view, sq_norms = row_view(A if sparse else A.toarray()), squared_row_norms(A)
+    Xt = np.ascontiguousarray(A.toarray().T) if not sparse else np.empty((5, 0))
+    code, gamma, degree, coef0 = check_kernel_params(kernel, 0.3, 3, 1.5)
+    column, raw, to_dense, clear, finish = (
+        f if backend == "numba" else f.py_func
+        for f in (row_kernel_column_numba, row_kernel_raw_numba, row_to_dense_numba,
+                  row_clear_numba, kernel_finish_numba))
+    K = kernel_matrix(A.toarray(), kernel=kernel, gamma=0.3, degree=3, coef0=1.5)
+    buffer, out = np.zeros(5), np.empty(12)
+    for i in (0, 7):
+        column(code, *view, sq_norms, Xt, i, gamma, degree, coef0, buffer, out)
+        np.testing.assert_allclose(out, K[:, i], rtol=1e-12, atol=1e-14)
+        x = to_dense(*view, i, buffer)
+        row = np.empty(12)
+        raw(code, *view, sq_norms, x, i, np.arange(12), gamma, row)
+        clear(view[1], view[2], i, buffer)
+        assert not buffer.any()
+        finish(code, row, gamma, degree, coef0)
+        np.testing.assert_allclose(row, K[i], rtol=1e-12, atol=1e-14)
 
 
 def test_fitted_gamma_scale_is_scikit_learns():

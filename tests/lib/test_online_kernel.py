@@ -11,7 +11,8 @@ from conftest import svc_and_estimator_on_shared
 from sklearn.multiclass import OneVsRestClassifier
 from sklearn.svm import SVC
 
-from lsl_lib._core.kernel_loops import compiled_rows
+from lsl_lib._core.linalg import squared_row_norms
+from lsl_lib._core.rows import row_view
 from lsl_lib._core.sampling import sample_indices
 from lsl_lib.datasets import checkerboard, concentric_circles, two_gaussian_blobs
 from lsl_lib.kernels import INNER_PRODUCT_KERNELS, check_kernel_params, kernel_matrix
@@ -173,9 +174,9 @@ def test_lru_cache_evicts_the_least_recently_used(backend):
     def column(i):
         if backend == "numpy":
             return cached_column_numpy(cache, i)
-        return _cached_column_numba(X, np.ascontiguousarray(X.T),
-                                    *compiled_rows(X, "gaussian")[1:], np.zeros(0), i, code, 0.5,
-                                    3, 1.0, cache.slots, cache.slot_of, cache.owner,
+        return _cached_column_numba(*row_view(X), squared_row_norms(X),
+                                    np.ascontiguousarray(X.T), np.zeros(3), i, code, 0.5, 3, 1.0,
+                                    cache.slots, cache.slot_of, cache.owner,
                                     cache.last_used, cache.counters, cache.scratch)
 
     K = kernel_matrix(X, gamma=0.5)

@@ -672,7 +672,7 @@ def test_the_iterates_do_not_depend_on_where_the_chunks_end(method, backend, mon
     indices = sample_indices(60, rows, 2, "reshuffle", rng)
     w = np.zeros(X.shape[1])
     objective = FiniteSumObjective(X, y, 0.1, "log")
-    data, cols, indptr = module.compiled_arrays(X)
+    data, cols, indptr = module.row_view(X)
     if method == "sgd":
         steps = 1.0 / (0.1 * np.arange(1, rows + 1) + L)
         if backend == "numba":
