@@ -32,7 +32,7 @@ def assignment(name, term_seed=None):
 def wrong_answers(name):
     """``[(description, question, old, new)]`` of ``tests/course/wrong_answers/<name>.py``."""
     return module(f"wrong_answers_{name}",
-                  ROOT / "tests" / "wrong_answers" / f"{name}.py").WRONG_ANSWERS
+                  Path(__file__).parent / "wrong_answers" / f"{name}.py").WRONG_ANSWERS
 
 
 def with_wrong_answer(nb, old, new):
