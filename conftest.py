@@ -64,10 +64,10 @@ def pytest_collection_modifyitems(items):
     The long tests go first (``LONG_FIRST``, then the notebooks' cells), in a stable order: with
     ``--no-loadscope-reorder`` the groups go out in the order of the collection. Each notebook's
     cells are one group (nbval runs them in order in one kernel), each test module is one group
-    (its module and session fixtures are built once), except the modules of ``SPREAD``, whose
-    tests go out one by one; each browser test (one notebook in JupyterLab) is a group of its
-    own, so that the notebooks open on both workers. Runs before xdist's own hook, which reads
-    the groups.
+    (its module and session fixtures are built once: the site is built once), except the
+    modules of ``SPREAD``, whose tests go out one by one; each notebook's browser test (the
+    tests taking ``notebook_path``) is a group of its own, so that the notebooks open on both
+    workers. Runs before xdist's own hook, which reads the groups.
     """
     def rank(item):
         for position, marker in enumerate(LONG_FIRST):
@@ -78,7 +78,7 @@ def pytest_collection_modifyitems(items):
     items.sort(key=rank)
     for item in items:
         where = item.path.relative_to(item.config.rootpath).as_posix()
-        if item.get_closest_marker("browser") is not None:
+        if "notebook_path" in getattr(item, "fixturenames", ()):  # one notebook in JupyterLab
             item.add_marker(pytest.mark.xdist_group(item.name))
         elif not where.startswith(SPREAD):
             item.add_marker(pytest.mark.xdist_group(where))
